@@ -1,0 +1,39 @@
+// pams: run PAMS configs with pams-cpp. See `pams --help`.
+
+#include <cstdio>
+#include <exception>
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "pams-cpp: PAMS (Platform for Artificial Market Simulations) in C++.\n"
+      "Runs PAMS's JSON configs unchanged and gives PAMS's results, bit for "
+      "bit, for the same seed.",
+      "pams"};
+  app.set_version_flag("--version", "pams-cpp 0.1.0");
+  app.require_subcommand(1);
+  std::function<int()> run = pams::cli::AddRunCommand(&app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return pams::cli::kExitBadInput;
+  }
+  try {
+    if (app.got_subcommand("run")) return run();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return pams::cli::kExitFailure;
+  }
+  return pams::cli::kExitFailure;
+}

@@ -1,0 +1,135 @@
+// Agent: a trader. The runner asks it for orders with submit_orders() and
+// tells it what happened to them (submitted_order, executed_order,
+// canceled_order). Subclass it (or a built-in agent) and register the class
+// to use it from a config; see docs/plugins.md.
+//
+// The contract that lets the parallel runners call submit_orders() on many
+// agents at once, possibly in other processes:
+//   * submit_orders() reads the markets through their const methods only and
+//     changes nothing but this agent (its fields and its prng).
+//   * Randomness comes from prng() only.
+//   * Everything the agent is lives in its fields: the base fields (id, name,
+//     cash, asset volumes, prng) are saved and restored by the engine; a
+//     subclass with state of its own that changes in submit_orders()
+//     overrides save_state()/load_state().
+// The callbacks (submitted_order, executed_order, canceled_order) and setup()
+// always run on the thread that runs the simulation.
+
+#ifndef PAMS_AGENTS_AGENT_H_
+#define PAMS_AGENTS_AGENT_H_
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "pams/logs/logs.h"
+#include "pams/market/order.h"
+#include "pams/random/random.h"
+
+namespace pams {
+
+class Logger;
+class Market;
+class Settings;
+class Simulator;
+class StateReader;
+class StateWriter;
+
+// What the runner gives every agent it creates.
+struct AgentInit {
+  int agent_id = 0;
+  Random prng;
+  Simulator* simulator = nullptr;
+  std::string name;
+  Logger* logger = nullptr;
+  // The config class name it was created as ("FCNAgent", ...).
+  std::string class_name;
+};
+
+// The markets of the simulation, in market-id order, as agents see them.
+using Markets = std::span<const Market* const>;
+
+class Agent {
+ public:
+  explicit Agent(AgentInit init);
+  virtual ~Agent();
+  Agent(const Agent&) = delete;
+  Agent& operator=(const Agent&) = delete;
+
+  // Reads cashAmount and assetVolume (JsonRandom specs, drawn from prng) and
+  // makes the given markets accessible with that volume each.
+  virtual void setup(const Settings& settings,
+                     std::span<const int> accessible_market_ids);
+
+  // Appends this step's orders and cancels to *orders (which is empty on
+  // entry). See the contract above.
+  virtual void submit_orders(Markets markets, std::vector<Action>* orders) = 0;
+
+  // Callbacks (default: nothing).
+  virtual void submitted_order(const OrderLog& log);
+  virtual void executed_order(const ExecutionLog& log);
+  virtual void canceled_order(const CancelLog& log);
+
+  // High-frequency agents (HighFrequencyAgent) are asked after each batch of
+  // normal orders instead of with the normal agents.
+  virtual bool is_high_frequency() const { return false; }
+
+  // Subclass state beyond the base fields, for the parallel runners. The
+  // default saves nothing (right for agents whose submit_orders() changes
+  // only the prng, like every built-in agent).
+  virtual void save_state(StateWriter& out) const;
+  virtual void load_state(StateReader& in);
+
+  int agent_id() const { return agent_id_; }
+  const std::string& name() const { return name_; }
+  const std::string& class_name() const { return class_name_; }
+  Simulator* simulator() const { return simulator_; }
+  Random& prng() { return prng_; }
+  const Random& prng() const { return prng_; }
+
+  double cash_amount() const { return cash_amount_; }
+  double get_cash_amount() const { return cash_amount_; }
+  void set_cash_amount(double cash) { cash_amount_ = cash; }
+  void update_cash_amount(double delta) { cash_amount_ += delta; }
+
+  bool is_market_accessible(int market_id) const {
+    return market_id >= 0 &&
+           static_cast<size_t>(market_id) < accessible_.size() &&
+           accessible_[market_id];
+  }
+  // REQUIRES (else SimulationError): the market is accessible.
+  int64_t get_asset_volume(int market_id) const;
+  void set_asset_volume(int market_id, int64_t volume);
+  void update_asset_volume(int market_id, int64_t delta);
+  // Makes a market accessible with volume 0. REQUIRES: not accessible yet.
+  void set_market_accessible(int market_id);
+  // The accessible markets, in the order they were made accessible.
+  const std::vector<int>& accessible_market_ids() const {
+    return accessible_order_;
+  }
+
+ private:
+  int agent_id_;
+  std::string name_;
+  std::string class_name_;
+  Random prng_;
+  Simulator* simulator_;
+  Logger* logger_;
+  double cash_amount_ = 0.0;
+  std::vector<int64_t> asset_volumes_;  // indexed by market id
+  std::vector<uint8_t> accessible_;     // indexed by market id
+  std::vector<int> accessible_order_;
+};
+
+// HighFrequencyAgent: the base of agents that act after every batch of normal
+// orders (PAMS's HighFrequencyAgent; abstract).
+class HighFrequencyAgent : public Agent {
+ public:
+  using Agent::Agent;
+  bool is_high_frequency() const final { return true; }
+};
+
+}  // namespace pams
+
+#endif  // PAMS_AGENTS_AGENT_H_

@@ -1,0 +1,62 @@
+// PAMS's two market step loggers.
+//
+// MarketStepPrintLogger prints one line per market at the end of every step:
+// "session_id time market_id market_name market_price fundamental_price",
+// numbers formatted as Python prints them, exactly as PAMS's logger does.
+//
+// MarketStepSaver keeps the same values in memory (PAMS's
+// market_step_logs).
+//
+// Both are called on the simulation thread (see Logger).
+
+#ifndef PAMS_LOGS_MARKET_STEP_LOGGERS_H_
+#define PAMS_LOGS_MARKET_STEP_LOGGERS_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "pams/logs/logger.h"
+
+namespace pams {
+
+class MarketStepPrintLogger : public Logger {
+ public:
+  // Writes to out (stdout by default), which must outlive the logger.
+  explicit MarketStepPrintLogger(std::FILE* out = stdout) : out_(out) {}
+  ~MarketStepPrintLogger() override;
+
+  void process_market_step_end_log(const MarketStepEndLog& log) override;
+  void flush() override;
+
+ private:
+  std::FILE* out_;
+  std::string buffer_;
+};
+
+class MarketStepSaver : public Logger {
+ public:
+  struct Record {
+    int session_id;
+    int64_t market_time;
+    int market_id;
+    std::string market_name;
+    double market_price;
+    double fundamental_price;
+  };
+
+  void process_market_step_end_log(const MarketStepEndLog& log) override;
+  const std::vector<Record>& market_step_logs() const { return logs_; }
+
+ private:
+  std::vector<Record> logs_;
+};
+
+// The market price at the market's current step as Python prints it (an int
+// price, from an integer tick size, prints without ".0").
+void AppendMarketPrice(const Market& market, std::string* out);
+
+}  // namespace pams
+
+#endif  // PAMS_LOGS_MARKET_STEP_LOGGERS_H_

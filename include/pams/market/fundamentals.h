@@ -1,0 +1,90 @@
+// Fundamentals: the fundamental price paths of the (non-index) markets,
+// generated exactly as PAMS does: geometric Brownian motion with per-market
+// drift and volatility, correlated through the Cholesky factor of the
+// covariance matrix, drawn from numpy's default_rng in chunks of 100 steps.
+//
+// A chunk is generated when a price beyond the generated range is asked for;
+// changing a price, a drift, a volatility or a correlation regenerates every
+// market's path after the change (as PAMS does). Only the thread that runs the
+// simulation calls this class; markets copy the prices they need into their
+// own histories when they advance, so agents never trigger a generation.
+
+#ifndef PAMS_MARKET_FUNDAMENTALS_H_
+#define PAMS_MARKET_FUNDAMENTALS_H_
+
+#include <cstdint>
+#include <span>
+#include <tuple>
+#include <vector>
+
+#include "pams/random/numpy_random.h"
+#include "pams/random/random.h"
+
+namespace pams {
+
+class Fundamentals {
+ public:
+  // Seeds numpy's generator from one randint(0, 2**31) of prng, as PAMS.
+  explicit Fundamentals(Random prng);
+  Fundamentals(const Fundamentals&) = delete;
+  Fundamentals& operator=(const Fundamentals&) = delete;
+
+  // REQUIRES (else SimulationError): market_id not added yet, volatility >= 0,
+  // initial > 0, start_at >= 0.
+  void add_market(int market_id, double initial, double drift,
+                  double volatility, int64_t start_at = 0);
+  void remove_market(int market_id);
+  // REQUIRES: -1 < corr < 1, distinct registered markets.
+  void set_correlation(int market_id1, int market_id2, double corr,
+                       int64_t time = 0);
+  void remove_correlation(int market_id1, int market_id2, int64_t time = 0);
+  void change_volatility(int market_id, double volatility, int64_t time = 0);
+  void change_drift(int market_id, double drift, int64_t time = 0);
+
+  bool has_market(int market_id) const;
+  double volatility(int market_id) const;
+  double drift(int market_id) const;
+
+  // The price at `time`, generating chunks as needed.
+  double get_fundamental_price(int market_id, int64_t time);
+  // Sets the price at `time` and regenerates every path after it (what
+  // PAMS's Market.change_fundamental_price does to the Fundamentals).
+  // REQUIRES: time has been generated.
+  void set_price_and_regenerate(int market_id, int64_t time, double price);
+
+  int64_t generated_until() const { return generated_until_; }
+
+ private:
+  struct Path {
+    bool registered = false;
+    double drift = 0.0;
+    double volatility = 0.0;
+    double initial = 0.0;
+    int64_t start_at = 0;
+    std::vector<double> prices;
+  };
+
+  Path& path(int market_id);
+  const Path& path(int market_id) const;
+  void GenerateNext();
+
+  Random prng_;
+  NumpyRandom np_prng_;
+  std::vector<Path> paths_;      // indexed by market id
+  std::vector<int> market_ids_;  // in the order they were added
+  // (id1, id2, corr) in the order they were set, as PAMS's dict.
+  std::vector<std::tuple<int, int, double>> correlations_;
+  int64_t generated_until_ = 0;
+  static constexpr int64_t kChunkSize = 100;
+};
+
+// The lower Cholesky factor of the symmetric positive definite n x n matrix
+// a (row-major, only the lower triangle read), computed exactly as reference
+// LAPACK's dpotrf('L') (recursive, no fused multiply-add), which is what
+// scipy.linalg.cholesky gives with Debian's reference LAPACK. Returns false
+// when a is not positive definite.
+bool CholeskyLower(std::span<double> a, int n);
+
+}  // namespace pams
+
+#endif  // PAMS_MARKET_FUNDAMENTALS_H_

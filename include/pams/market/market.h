@@ -1,0 +1,220 @@
+// Market: one traded asset with a buy and a sell order book, PAMS's
+// execution rule and the per-step histories agents read (market price, mid
+// price, last executed price, fundamental price, volumes, order counts).
+//
+// Agents read a Market through its const methods, which never change it and
+// cost O(1) (histories are vectors indexed by time; nothing is scanned). The
+// runner and events change it through the mutating methods, on the thread
+// that runs the simulation. Const methods may run on many threads at once
+// while no mutating method runs (the parallel runners rely on this).
+//
+// Histories hold one entry per step from 0 to get_time(). A history value may
+// be "None" (PAMS's None, e.g. no mid price while a book is empty): the
+// optional getters return nullopt then, and the raw spans hold NaN.
+//
+// Subclasses (user plugins) may override setup() and read extra keys; they
+// may also preset the step-0 histories in setup (see histories()), as PAMS's
+// ExtendedMarket sample does.
+
+#ifndef PAMS_MARKET_MARKET_H_
+#define PAMS_MARKET_MARKET_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pams/logs/logs.h"
+#include "pams/market/order.h"
+#include "pams/market/order_book.h"
+#include "pams/random/random.h"
+
+namespace pams {
+
+class Logger;
+class Settings;
+class Simulator;
+
+// What the runner gives every market it creates.
+struct MarketInit {
+  int market_id = 0;
+  Random prng;
+  Simulator* simulator = nullptr;
+  std::string name;
+  Logger* logger = nullptr;
+  // The config class name it was created as ("Market", "ExtendedMarket").
+  std::string class_name;
+};
+
+class Market {
+ public:
+  // Per-step histories, index = time. NaN stands for None in the price
+  // histories that can be empty.
+  struct Histories {
+    std::vector<double> market_prices;
+    // 1 where the market price is a Python int (it came from an execution in
+    // a market whose tickSize is an integer), so outputs print it as PAMS.
+    std::vector<uint8_t> market_price_is_int;
+    std::vector<double> mid_prices;
+    std::vector<double> last_executed_prices;
+    std::vector<double> fundamental_prices;
+    std::vector<int64_t> executed_volumes;
+    std::vector<double> executed_total_prices;
+    std::vector<int64_t> n_buy_orders;
+    std::vector<int64_t> n_sell_orders;
+  };
+
+  explicit Market(MarketInit init);
+  virtual ~Market();
+  Market(const Market&) = delete;
+  Market& operator=(const Market&) = delete;
+
+  // Reads tickSize (required, > 0), outstandingShares (optional int) and the
+  // initial price (marketPrice, else fundamentalPrice).
+  virtual void setup(const Settings& settings);
+
+  int market_id() const { return market_id_; }
+  const std::string& name() const { return name_; }
+  const std::string& class_name() const { return class_name_; }
+  double tick_size() const { return tick_size_; }
+  bool tick_size_is_int() const { return tick_size_is_int_; }
+  std::optional<int64_t> outstanding_shares() const {
+    return outstanding_shares_;
+  }
+  bool is_running() const { return is_running_; }
+  int64_t get_time() const { return time_; }
+  Simulator* simulator() const { return simulator_; }
+
+  // --- Histories. t defaults to the current step. Asking for a future step,
+  // a negative step, or a required value that is None throws
+  // SimulationError (PAMS raises AssertionError). ---
+  double get_market_price() const { return get_market_price(time_); }
+  double get_market_price(int64_t t) const;
+  std::optional<double> get_mid_price() const { return get_mid_price(time_); }
+  std::optional<double> get_mid_price(int64_t t) const;
+  std::optional<double> get_last_executed_price() const {
+    return get_last_executed_price(time_);
+  }
+  std::optional<double> get_last_executed_price(int64_t t) const;
+  double get_fundamental_price() const { return get_fundamental_price(time_); }
+  double get_fundamental_price(int64_t t) const;
+  int64_t get_executed_volume() const { return get_executed_volume(time_); }
+  int64_t get_executed_volume(int64_t t) const;
+  double get_executed_total_price() const {
+    return get_executed_total_price(time_);
+  }
+  double get_executed_total_price(int64_t t) const;
+  int64_t get_n_buy_order() const { return get_n_buy_order(time_); }
+  int64_t get_n_buy_order(int64_t t) const;
+  int64_t get_n_sell_order() const { return get_n_sell_order(time_); }
+  int64_t get_n_sell_order(int64_t t) const;
+  // Volume-weighted average execution price over steps 0..t; NaN when
+  // nothing was executed. O(t).
+  double get_vwap() const { return get_vwap(time_); }
+  double get_vwap(int64_t t) const;
+  // Whether the market price at t is a Python int (for printing).
+  bool market_price_is_int(int64_t t) const;
+
+  // Whole histories for steps 0..get_time() (empty before the first step).
+  std::span<const double> market_prices() const;
+  std::span<const double> mid_prices() const;
+  std::span<const double> last_executed_prices() const;
+  std::span<const double> fundamental_prices() const;
+  std::span<const int64_t> executed_volumes() const;
+
+  // --- Order books. ---
+  std::optional<double> get_best_buy_price() const {
+    return buy_book_.best_price();
+  }
+  std::optional<double> get_best_sell_price() const {
+    return sell_book_.best_price();
+  }
+  std::vector<std::pair<std::optional<double>, int64_t>> get_buy_order_book()
+      const {
+    return buy_book_.get_price_volume();
+  }
+  std::vector<std::pair<std::optional<double>, int64_t>> get_sell_order_book()
+      const {
+    return sell_book_.get_price_volume();
+  }
+  const OrderBook& buy_order_book() const { return buy_book_; }
+  const OrderBook& sell_order_book() const { return sell_book_; }
+  // Whether a trade is possible now (PAMS's remain_executable_orders).
+  bool remain_executable_orders() const;
+
+  // --- Tick grid (PAMS's convert_to_* methods). A price within 4 ulps of a
+  // tick (capped at a quarter tick) counts as on that tick. ---
+  int64_t convert_to_tick_level_rounded_lower(double price) const;
+  int64_t convert_to_tick_level_rounded_upper(double price) const;
+  int64_t convert_to_tick_level(double price, bool is_buy) const;
+  double convert_to_price(int64_t tick_level) const {
+    return tick_size_ * static_cast<double>(tick_level);
+  }
+
+  // --- Mutations: the runner and events only, one thread. ---
+
+  // Accepts an order: moves its price onto the tick grid, assigns order_id
+  // and placed_at (written back to *order), and places it in its book.
+  // Throws SimulationError if the order is for another market or was
+  // already placed.
+  OrderLog add_order(Order* order);
+  // Accepts a cancel (PAMS's _cancel_order).
+  CancelLog cancel_order(const Cancel& cancel);
+  // Executes every possible trade at one price (PAMS's rule) and appends the
+  // execution logs to *logs. Does nothing when no trade is possible.
+  void execution(std::vector<ExecutionLog>* logs);
+  // Advances to the next step (t -> t + 1): expires orders, extends the
+  // histories and carries prices forward.
+  void update_time(double next_fundamental_price);
+  void set_is_running(bool running) { is_running_ = running; }
+  // Multiplies the current fundamental price by scale, here and in the
+  // simulator's Fundamentals, which regenerates the future path.
+  void change_fundamental_price(double scale);
+
+ protected:
+  // The histories, for subclasses that preset step-0 values in setup().
+  Histories& histories() { return h_; }
+  Logger* logger() const { return logger_; }
+  Random& prng() { return prng_; }
+
+ private:
+  std::optional<int64_t> TickLevelIfOnTick(double price) const;
+  void UpdateMarketPrice();
+  void CheckTime(int64_t t, const char* what) const;
+  void ExpireOrders(OrderBook* book);
+  ExecutionLog ExecuteOrders(double price, int64_t volume, const Order& buy,
+                             const Order& sell);
+
+  int market_id_;
+  Random prng_;
+  Simulator* simulator_;
+  std::string name_;
+  Logger* logger_;
+  std::string class_name_;
+
+  bool is_running_ = false;
+  double tick_size_ = 1.0;
+  bool tick_size_is_int_ = false;
+  std::optional<int64_t> outstanding_shares_;
+  int64_t time_ = -1;
+  int64_t next_order_id_ = 0;
+  OrderBook buy_book_{true};
+  OrderBook sell_book_{false};
+  Histories h_;
+
+  // Scratch space reused by every call, so steady-state steps allocate
+  // nothing.
+  std::vector<Order> expired_;
+  struct PendingExecution {
+    int64_t volume;
+    Order buy;
+    Order sell;
+  };
+  std::vector<PendingExecution> pending_;
+};
+
+}  // namespace pams
+
+#endif  // PAMS_MARKET_MARKET_H_

@@ -1,0 +1,89 @@
+// Order and Cancel: what agents submit to markets. Both are plain values.
+//
+// An agent builds an Order with Order::Limit or Order::Market; the market sets
+// order_id and placed_at when it accepts the order (they stay unset, -1, in
+// the agent's copy). To cancel, an agent submits a Cancel holding a copy of
+// the accepted order, e.g. built from the OrderLog passed to
+// Agent::submitted_order. A Cancel finds its order by market, side, kind,
+// price and order id, as PAMS compares orders; a cancel of an order that has
+// already been executed, expired or canceled changes nothing.
+//
+// Action is one element of what Agent::submit_orders returns.
+
+#ifndef PAMS_MARKET_ORDER_H_
+#define PAMS_MARKET_ORDER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <variant>
+
+namespace pams {
+
+enum class OrderKind : uint8_t { kMarket = 0, kLimit = 1 };
+
+// "MARKET_ORDER" or "LIMIT_ORDER", as PAMS prints kinds.
+std::string_view OrderKindName(OrderKind kind);
+
+struct Order {
+  int agent_id = -1;
+  int market_id = -1;
+  bool is_buy = true;
+  OrderKind kind = OrderKind::kLimit;
+  int64_t volume = 0;
+  // Set for limit orders only. The market moves an off-tick price onto the
+  // tick grid (down for buys, up for sells) when it accepts the order.
+  std::optional<double> price;
+  // Steps the order stays in the book after it is placed; none = forever.
+  std::optional<int64_t> ttl;
+  // Set by the market on acceptance.
+  int64_t order_id = -1;
+  int64_t placed_at = -1;
+
+  static Order Limit(int agent_id, int market_id, bool is_buy, double price,
+                     int64_t volume, std::optional<int64_t> ttl = std::nullopt) {
+    Order o;
+    o.agent_id = agent_id;
+    o.market_id = market_id;
+    o.is_buy = is_buy;
+    o.kind = OrderKind::kLimit;
+    o.price = price;
+    o.volume = volume;
+    o.ttl = ttl;
+    return o;
+  }
+
+  static Order Market(int agent_id, int market_id, bool is_buy, int64_t volume,
+                      std::optional<int64_t> ttl = std::nullopt) {
+    Order o;
+    o.agent_id = agent_id;
+    o.market_id = market_id;
+    o.is_buy = is_buy;
+    o.kind = OrderKind::kMarket;
+    o.volume = volume;
+    o.ttl = ttl;
+    return o;
+  }
+
+  bool is_placed() const { return order_id >= 0 && placed_at >= 0; }
+};
+
+struct Cancel {
+  // The order to cancel, as it was accepted (order_id and placed_at set).
+  Order order;
+
+  int agent_id() const { return order.agent_id; }
+  int market_id() const { return order.market_id; }
+};
+
+using Action = std::variant<Order, Cancel>;
+
+// The agent that submitted an action (for the spoofing check).
+inline int ActionAgentId(const Action& a) {
+  return std::holds_alternative<Order>(a) ? std::get<Order>(a).agent_id
+                                          : std::get<Cancel>(a).agent_id();
+}
+
+}  // namespace pams
+
+#endif  // PAMS_MARKET_ORDER_H_

@@ -1,0 +1,117 @@
+// ClassRegistry: the classes a config may name in its "class" keys, by name
+// (PAMS's find_class + Runner.class_register). ClassRegistry::WithBuiltins()
+// holds every built-in PAMS class; plugins and programs add their own.
+//
+// A registry is a value: there is no global registry. Build it, add classes,
+// then hand it to a runner, which only reads it (from any thread).
+//
+// Plugins are shared libraries exporting
+//   extern "C" void pams_register_classes(pams::ClassRegistry* registry);
+// which LoadPlugin calls after dlopen. A plugin stays loaded for the life of
+// the process (its classes' code must outlive every object made from them).
+
+#ifndef PAMS_RUNNERS_CLASS_REGISTRY_H_
+#define PAMS_RUNNERS_CLASS_REGISTRY_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pams/agents/agent.h"
+#include "pams/events/event.h"
+#include "pams/market/market.h"
+
+namespace pams {
+
+class ClassRegistry {
+ public:
+  enum class Kind { kMarket, kAgent, kEvent };
+  using MarketFactory = std::function<std::unique_ptr<Market>(MarketInit)>;
+  using AgentFactory = std::function<std::unique_ptr<Agent>(AgentInit)>;
+  using EventFactory = std::function<std::unique_ptr<Event>(EventInit)>;
+
+  // An empty registry.
+  ClassRegistry() = default;
+  // A registry holding PAMS's built-in classes: Market, IndexMarket,
+  // FCNAgent, MarketShareFCNAgent, ArbitrageAgent, MarketMakerAgent,
+  // TestAgent, FundamentalPriceShock, PriceLimitRule, TradingHaltRule,
+  // OrderMistakeShock (and the abstract Agent, HighFrequencyAgent, EventABC,
+  // which a config cannot instantiate).
+  static ClassRegistry WithBuiltins();
+
+  // Registers a class. Throws ConfigError if the name is taken (PAMS would
+  // find the class twice).
+  void add_market(const std::string& name, MarketFactory factory);
+  void add_agent(const std::string& name, AgentFactory factory);
+  void add_event(const std::string& name, EventFactory factory);
+  // Convenience: registers T, constructed from its Init struct.
+  template <typename T>
+  void add_market(const std::string& name) {
+    add_market(name, [](MarketInit init) -> std::unique_ptr<Market> {
+      return std::make_unique<T>(std::move(init));
+    });
+  }
+  template <typename T>
+  void add_agent(const std::string& name) {
+    add_agent(name, [](AgentInit init) -> std::unique_ptr<Agent> {
+      return std::make_unique<T>(std::move(init));
+    });
+  }
+  template <typename T>
+  void add_event(const std::string& name) {
+    add_event(name, [](EventInit init) -> std::unique_ptr<Event> {
+      return std::make_unique<T>(std::move(init));
+    });
+  }
+  // Registers a name that exists but cannot be instantiated.
+  void add_abstract(const std::string& name, Kind kind);
+
+  bool contains(const std::string& name) const {
+    return entries_.count(name) > 0;
+  }
+  std::vector<std::string> names() const;
+
+  // Create an object of class `name` (its class_name is set to `name`).
+  // Throws ConfigError at `path` when the class is unknown, abstract or of
+  // another kind ("class Market is a market class, not an agent class").
+  std::unique_ptr<Market> create_market(const std::string& name,
+                                        MarketInit init,
+                                        const std::string& path) const;
+  std::unique_ptr<Agent> create_agent(const std::string& name, AgentInit init,
+                                      const std::string& path) const;
+  std::unique_ptr<Event> create_event(const std::string& name, EventInit init,
+                                      const std::string& path) const;
+  // Throws like create_* when `name` is not an instantiable class of `kind`.
+  void check_class(const std::string& name, Kind kind,
+                   const std::string& path) const;
+
+  // Shared libraries loaded into this registry, in load order.
+  const std::vector<std::string>& plugin_paths() const { return plugins_; }
+  void record_plugin(const std::string& path) { plugins_.push_back(path); }
+
+ private:
+  struct Entry {
+    Kind kind = Kind::kMarket;
+    bool is_abstract = false;
+    MarketFactory market;
+    AgentFactory agent;
+    EventFactory event;
+  };
+  void Add(const std::string& name, Entry entry);
+  const Entry& Find(const std::string& name, Kind kind,
+                    const std::string& path) const;
+
+  std::map<std::string, Entry> entries_;
+  std::vector<std::string> plugins_;
+};
+
+// Loads a plugin into the registry. Throws ConfigError naming the file when
+// it cannot be opened or lacks pams_register_classes, or when registering
+// fails (e.g. a class name that is already taken).
+void LoadPlugin(const std::string& path, ClassRegistry* registry);
+
+}  // namespace pams
+
+#endif  // PAMS_RUNNERS_CLASS_REGISTRY_H_

@@ -1,0 +1,145 @@
+// Runner: builds a simulation from a config (PAMS's JSON, unchanged) and
+// runs it step by step. SequentialRunner is PAMS's SequentialRunner; the
+// parallel runners derive from it and replace only the collection of the
+// normal agents' orders (collect_orders_from_normal_agents).
+//
+// Given the same config, seed (the runner's Random) and classes, a runner
+// draws exactly the random numbers PAMS draws, in the same order, so the
+// results are bit-identical to PAMS's.
+//
+// Usage:
+//   SequentialRunner runner(settings, Random(seed), &logger, registry);
+//   runner.main();               // setup() + run(), printing PAMS's timings
+//
+// A runner is used from one thread. setup() may be called once; run() once
+// after it. Errors: ConfigError from setup() for bad configs,
+// SimulationError from run(); the logger is flushed either way.
+
+#ifndef PAMS_RUNNERS_RUNNER_H_
+#define PAMS_RUNNERS_RUNNER_H_
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pams/config/json.h"
+#include "pams/market/order.h"
+#include "pams/random/random.h"
+#include "pams/runners/class_registry.h"
+#include "pams/simulator/simulator.h"
+
+namespace pams {
+
+class Logger;
+
+class Runner {
+ public:
+  // settings: the whole config. prng: the runner's generator (PAMS's
+  // random.Random(seed)); the Simulator is seeded from its first draw here,
+  // as in PAMS. logger may be null. registry must outlive the runner.
+  Runner(Json settings, Random prng, Logger* logger,
+         const ClassRegistry& registry);
+  virtual ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  // Creates markets, agents, sessions and events from the settings, drawing
+  // their seeds in PAMS's order, then sets them up. Throws ConfigError.
+  void setup();
+  // Runs every session. REQUIRES: setup() succeeded.
+  void run();
+  // setup() then run(), then prints "# INITIALIZATION TIME s" and
+  // "# EXECUTION TIME s" to out as PAMS's Runner.main does.
+  void main(std::FILE* out = stdout);
+
+  Simulator& simulator() { return *simulator_; }
+  const Simulator& simulator() const { return *simulator_; }
+  const Json& settings() const { return settings_; }
+  const ClassRegistry& registry() const { return registry_; }
+  double initialization_seconds() const { return initialization_seconds_; }
+  double execution_seconds() const { return execution_seconds_; }
+
+ protected:
+  // One batch of actions from one agent.
+  struct Batch {
+    Agent* agent = nullptr;
+    std::vector<Action> actions;
+  };
+
+  // Asks normal agents, in the given (already shuffled) order, for orders
+  // until session.max_normal_orders() of them returned some, appending one
+  // batch per agent with orders via add_batch(). Parallel runners override
+  // this; the result must be exactly what this sequential version gives.
+  virtual void collect_orders_from_normal_agents(
+      Session& session, const std::vector<Agent*>& agents);
+
+  // Called once after setup() and before run() ends, for parallel runners
+  // to start and stop their workers. Default: nothing.
+  virtual void on_run_start() {}
+  virtual void on_run_end() {}
+
+  // A cleared batch to fill for `agent`; commit it with commit_batch() or
+  // drop it by not committing (it is reused).
+  Batch* next_batch(Agent* agent);
+  // Validates the batch (spoofing, order fields) and keeps it. Throws
+  // SimulationError naming the agent and step.
+  void commit_batch(const Session& session);
+  // Calls agent->submit_orders into batch->actions, turning an exception
+  // into a SimulationError naming the agent and the step.
+  void call_submit_orders(Agent* agent, std::vector<Action>* actions);
+
+  Markets markets() const { return simulator_->markets(); }
+  Random& prng() { return prng_; }
+
+ private:
+  void GenerateMarkets();
+  void SetFundamentalCorrelations();
+  void GenerateAgents();
+  void GenerateSessions();
+  void IterateMarketUpdates(Session& session);
+  void UpdateMarkets(Session& session);
+  void HandleOrders(Session& session);
+  void HandleHighFrequencyOrders(Session& session);
+  void ProcessOrder(Session& session, Action& action);
+  void ValidateActions(const Session& session, const Batch& batch) const;
+  // Stops workers and flushes the logger after an error.
+  void Abort();
+
+  Json settings_;
+  Random prng_;
+  Logger* logger_;
+  const ClassRegistry& registry_;
+  std::unique_ptr<Simulator> simulator_;
+  bool set_up_ = false;
+
+  // Setups deferred until every object exists, in PAMS's order.
+  std::vector<std::function<void()>> pending_setups_;
+  // Resolved settings of each group, kept alive for the setups.
+  std::vector<std::unique_ptr<Json>> resolved_settings_;
+
+  // Per-step scratch, reused so that steps allocate nothing.
+  std::vector<Agent*> shuffled_agents_;
+  std::vector<Agent*> shuffled_hf_agents_;
+  std::vector<Batch> batches_;
+  size_t n_batches_ = 0;
+  std::vector<uint32_t> batch_order_;
+  std::vector<uint32_t> shuffled_batch_order_;
+  Batch hf_batch_;
+  std::vector<ExecutionLog> execution_logs_;
+
+  double initialization_seconds_ = 0.0;
+  double execution_seconds_ = 0.0;
+};
+
+// PAMS's SequentialRunner: every agent is called on the simulation thread.
+class SequentialRunner : public Runner {
+ public:
+  using Runner::Runner;
+};
+
+}  // namespace pams
+
+#endif  // PAMS_RUNNERS_RUNNER_H_

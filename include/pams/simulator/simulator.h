@@ -1,0 +1,154 @@
+// Simulator: the container of one simulation: its markets, agents, sessions,
+// events and their hooks, and the Fundamentals. It also routes hooks and
+// settles executions (cash and asset volumes). The runner builds and drives
+// it (PAMS's Simulator).
+//
+// Markets, agents, sessions and events are owned here and live as long as the
+// simulator; ids are their positions (market_id 0 is markets()[0], ...).
+//
+// Threading: mutated by the thread that runs the simulation only. Agents in
+// a parallel phase may call the const lookups (markets(), market(id), ...)
+// concurrently.
+
+#ifndef PAMS_SIMULATOR_SIMULATOR_H_
+#define PAMS_SIMULATOR_SIMULATOR_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "pams/agents/agent.h"
+#include "pams/events/event.h"
+#include "pams/market/fundamentals.h"
+#include "pams/market/market.h"
+#include "pams/random/random.h"
+#include "pams/simulator/session.h"
+
+namespace pams {
+
+class IndexMarket;
+class Logger;
+
+class Simulator {
+ public:
+  // prng: the simulator's own generator; the Fundamentals are seeded from
+  // its first draw, as in PAMS.
+  explicit Simulator(Random prng, Logger* logger = nullptr);
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  Logger* logger() const { return logger_; }
+  void set_logger(Logger* logger) { logger_ = logger; }
+  Fundamentals& fundamentals() { return fundamentals_; }
+  const Fundamentals& fundamentals() const { return fundamentals_; }
+  Random& prng() { return prng_; }
+
+  // --- Lookup (const; safe in parallel phases). ---
+  Markets markets() const { return const_markets_; }
+  const std::vector<std::unique_ptr<Market>>& market_objects() const {
+    return markets_;
+  }
+  Market& market(int market_id) const { return *markets_.at(market_id); }
+  // nullptr when there is no such market.
+  Market* find_market(const std::string& name) const;
+  // The markets of a config group (e.g. "SpotMarket-N"); nullptr if none.
+  const std::vector<Market*>* find_market_group(const std::string& group) const;
+
+  const std::vector<std::unique_ptr<Agent>>& agents() const { return agents_; }
+  Agent& agent(int agent_id) const { return *agents_.at(agent_id); }
+  Agent* find_agent(const std::string& name) const;
+  const std::vector<Agent*>& normal_frequency_agents() const {
+    return normal_agents_;
+  }
+  const std::vector<Agent*>& high_frequency_agents() const {
+    return high_frequency_agents_;
+  }
+
+  const std::vector<std::unique_ptr<Session>>& sessions() const {
+    return sessions_;
+  }
+  Session* current_session() const { return current_session_; }
+  void set_current_session(Session* session) { current_session_ = session; }
+
+  const std::vector<std::unique_ptr<Event>>& events() const { return events_; }
+
+  // --- Building (the runner). Each throws ConfigError for a duplicate name.
+  // REQUIRES: ids are given in order 0, 1, 2, ...
+  Market* add_market(std::unique_ptr<Market> market, const std::string& group);
+  Agent* add_agent(std::unique_ptr<Agent> agent, const std::string& group);
+  Session* add_session(std::unique_ptr<Session> session);
+  Event* add_event(std::unique_ptr<Event> event);
+  void add_event_hook(const EventHook& hook);
+
+  // --- Driving (the runner). ---
+  // Advances every market one step: normal markets first, then index
+  // markets, whose fundamental index needs the components' new prices.
+  void update_times_on_markets();
+  // Moves cash and assets between the agents of each execution.
+  void update_agents_for_execution(const std::vector<ExecutionLog>& logs);
+
+  void trigger_before_order(Order& order);
+  void trigger_after_order(const OrderLog& log);
+  void trigger_before_cancel(Cancel& cancel);
+  void trigger_after_cancel(const CancelLog& log);
+  void trigger_after_execution(const ExecutionLog& log);
+  void trigger_before_session(const Session& session);
+  void trigger_after_session(const Session& session);
+  void trigger_before_step_for_market(Market& market);
+  void trigger_after_step_for_market(Market& market);
+
+  // Prints "warning: <message>" to stderr the first time a message is seen
+  // (as Python's warnings module does for PAMS's warnings).
+  void warn(const std::string& message);
+
+ private:
+  // The hooks of one (type, before/after) pair: those for every step, then
+  // those for specific steps, each in registration order, as PAMS.
+  struct HookTable {
+    std::vector<EventHook> always;
+    std::unordered_map<int64_t, std::vector<EventHook>> at_time;
+    bool empty() const { return always.empty() && at_time.empty(); }
+  };
+  enum HookSlot {
+    kOrderBefore, kOrderAfter, kCancelBefore, kCancelAfter, kExecutionAfter,
+    kSessionBefore, kSessionAfter, kMarketBefore, kMarketAfter, kNumHookSlots
+  };
+  // Calls fn(hook) for each hook of the slot at `time`.
+  template <typename Fn>
+  void ForEachHook(HookSlot slot, int64_t time, Fn fn);
+
+  Random prng_;
+  Logger* logger_;
+  Fundamentals fundamentals_;
+
+  std::vector<std::unique_ptr<Market>> markets_;
+  std::vector<const Market*> const_markets_;
+  // Markets split by how they advance (see update_times_on_markets).
+  std::vector<Market*> plain_markets_;
+  std::vector<IndexMarket*> index_markets_;
+  std::unordered_map<std::string, Market*> name_to_market_;
+  std::unordered_map<std::string, std::vector<Market*>> market_groups_;
+
+  std::vector<std::unique_ptr<Agent>> agents_;
+  std::vector<Agent*> normal_agents_;
+  std::vector<Agent*> high_frequency_agents_;
+  std::unordered_map<std::string, Agent*> name_to_agent_;
+
+  std::vector<std::unique_ptr<Session>> sessions_;
+  std::unordered_map<std::string, Session*> name_to_session_;
+  Session* current_session_ = nullptr;
+
+  std::vector<std::unique_ptr<Event>> events_;
+  HookTable hooks_[kNumHookSlots];
+
+  std::set<std::string> warned_;
+};
+
+}  // namespace pams
+
+#endif  // PAMS_SIMULATOR_SIMULATOR_H_

@@ -1,0 +1,31 @@
+// Number formatting exactly as Python prints numbers, so that our outputs are
+// byte-identical to PAMS's: str(float) / repr(float) (the shortest string that
+// round-trips, '300.0', '1e-05', '329.16531000000003') and str(int).
+//
+// Pure functions; safe from any thread.
+
+#ifndef PAMS_UTIL_PYTHON_FORMAT_H_
+#define PAMS_UTIL_PYTHON_FORMAT_H_
+
+#include <cstdint>
+#include <string>
+
+namespace pams {
+
+// Appends repr(x) of a Python float to *out.
+void AppendPythonFloat(double x, std::string* out);
+
+// Returns repr(x) of a Python float.
+std::string PythonFloat(double x);
+
+// Appends str(int(x)) for a double holding an integer value (how Python prints
+// prices that are ints, e.g. with an integer tick size). REQUIRES: x is an
+// integer value.
+void AppendPythonIntegralDouble(double x, std::string* out);
+
+// Appends str(n).
+void AppendPythonInt(int64_t n, std::string* out);
+
+}  // namespace pams
+
+#endif  // PAMS_UTIL_PYTHON_FORMAT_H_

@@ -1,0 +1,57 @@
+// Reading config files. nlohmann's parser reports "line L, column C" in its
+// messages; we strip its exception prefix and name the file instead.
+
+#include "pams/config/json.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "pams/errors.h"
+
+namespace pams {
+
+Json ParseJson(std::string_view text, const std::string& source_name) {
+  try {
+    return Json::parse(text.begin(), text.end());
+  } catch (const Json::parse_error& e) {
+    std::string what = e.what();
+    // "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
+    const std::string tag = "parse error";
+    const size_t pos = what.find(tag);
+    if (pos != std::string::npos) what = what.substr(pos);
+    throw ConfigError(source_name, "invalid JSON: " + what);
+  }
+}
+
+Json ParseJsonFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path, "cannot open config file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw ConfigError(path, "cannot read config file");
+  return ParseJson(ss.str(), path);
+}
+
+std::string JsonTypeName(const Json& v) {
+  switch (v.type()) {
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::boolean:
+      return v.get<bool>() ? "true" : "false";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+      return "the integer " + v.dump();
+    case Json::value_t::number_float:
+      return "the number " + v.dump();
+    case Json::value_t::string:
+      return "the string " + v.dump();
+    case Json::value_t::array:
+      return "an array";
+    case Json::value_t::object:
+      return "an object";
+    default:
+      return "an unsupported value";
+  }
+}
+
+}  // namespace pams

@@ -1,0 +1,47 @@
+#include "pams/events/order_mistake_shock.h"
+
+#include "event_settings.h"
+#include "pams/simulator/session.h"
+
+namespace pams {
+
+void OrderMistakeShock::setup(const Settings& settings) {
+  if (settings.has("agent")) {
+    simulator().warn("agent in OrderMistakeShock is obsoleted.");
+  }
+  target_market_ = MarketNamedBy(settings, "target", simulator());
+  trigger_time_ =
+      session().session_start_time() + settings["triggerTime"].as_int();
+  price_change_rate_ = StrictFloat(settings, "priceChangeRate");
+  order_volume_ = settings["orderVolume"].as_int();
+  if (order_volume_ <= 0) settings["orderVolume"].fail("must be positive");
+  order_time_length_ = settings["orderTimeLength"].as_int();
+  if (order_time_length_ <= 0) {
+    settings["orderTimeLength"].fail("must be positive");
+  }
+  is_enabled_ = EnabledFlag(settings);
+}
+
+std::vector<EventHook> OrderMistakeShock::hook_registration() {
+  if (!is_enabled_) return {};
+  EventHook hook;
+  hook.event = this;
+  hook.hook_type = HookType::kOrder;
+  hook.is_before = true;
+  hook.time = std::vector<int64_t>{trigger_time_};
+  return {hook};
+}
+
+void OrderMistakeShock::hooked_before_order(Simulator& simulator,
+                                            Order& order) {
+  if (order.market_id != target_market_->market_id() || triggered_) return;
+  const double base_price = simulator.market(order.market_id).get_market_price();
+  order.is_buy = price_change_rate_ > 0.0;
+  order.kind = OrderKind::kLimit;
+  order.volume = order_volume_;
+  order.price = base_price * (1 + price_change_rate_);
+  order.ttl = order_time_length_;
+  triggered_ = true;
+}
+
+}  // namespace pams

@@ -1,0 +1,107 @@
+#include "pams/logs/csv_loggers.h"
+
+#include <algorithm>
+
+#include "pams/agents/agent.h"
+#include "pams/logs/market_step_loggers.h"
+#include "pams/market/market.h"
+#include "pams/simulator/session.h"
+#include "pams/simulator/simulator.h"
+#include "pams/util/python_format.h"
+
+namespace pams {
+
+const char* const StepsCsvLogger::kHeader =
+    "session_id,market_id,market_name,market_time,market_price,"
+    "fundamental_price,mid_price,best_buy_price,best_sell_price,"
+    "executed_volume,n_buy_book,n_sell_book,n_buy_orders,n_sell_orders\n";
+
+const char* const AgentsCsvLogger::kHeader =
+    "agent_id,name,class,cash_amount,asset_volumes\n";
+
+namespace {
+
+// A book price: a Python int when the tick size is an integer.
+void AppendBookPrice(const Market& market, const std::optional<double>& price,
+                     std::string* out) {
+  if (!price) return;
+  if (market.tick_size_is_int()) {
+    AppendPythonIntegralDouble(*price, out);
+  } else {
+    AppendPythonFloat(*price, out);
+  }
+}
+
+}  // namespace
+
+StepsCsvLogger::StepsCsvLogger(const std::string& path) : file_(path) {
+  file_.buffer()->append(kHeader);
+}
+
+void StepsCsvLogger::process_market_step_end_log(const MarketStepEndLog& log) {
+  const Market& m = log.market;
+  std::string* out = file_.buffer();
+  AppendPythonInt(log.session.session_id(), out);
+  out->push_back(',');
+  AppendPythonInt(m.market_id(), out);
+  out->push_back(',');
+  AppendCsvField(m.name(), out);
+  out->push_back(',');
+  AppendPythonInt(m.get_time(), out);
+  out->push_back(',');
+  AppendMarketPrice(m, out);
+  out->push_back(',');
+  AppendPythonFloat(m.get_fundamental_price(), out);
+  out->push_back(',');
+  if (auto mid = m.get_mid_price()) AppendPythonFloat(*mid, out);
+  out->push_back(',');
+  AppendBookPrice(m, m.get_best_buy_price(), out);
+  out->push_back(',');
+  AppendBookPrice(m, m.get_best_sell_price(), out);
+  out->push_back(',');
+  AppendPythonInt(m.get_executed_volume(), out);
+  out->push_back(',');
+  AppendPythonInt(static_cast<int64_t>(m.buy_order_book().size()), out);
+  out->push_back(',');
+  AppendPythonInt(static_cast<int64_t>(m.sell_order_book().size()), out);
+  out->push_back(',');
+  AppendPythonInt(m.get_n_buy_order(), out);
+  out->push_back(',');
+  AppendPythonInt(m.get_n_sell_order(), out);
+  out->push_back('\n');
+  file_.maybe_flush();
+}
+
+AgentsCsvLogger::AgentsCsvLogger(const std::string& path) : file_(path) {}
+
+void AgentsCsvLogger::AppendRow(const Agent& agent, std::string* out) {
+  AppendPythonInt(agent.agent_id(), out);
+  out->push_back(',');
+  AppendCsvField(agent.name(), out);
+  out->push_back(',');
+  AppendCsvField(agent.class_name(), out);
+  out->push_back(',');
+  AppendPythonFloat(agent.cash_amount(), out);
+  out->push_back(',');
+  std::vector<int> ids = agent.accessible_market_ids();
+  std::sort(ids.begin(), ids.end());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (i > 0) out->push_back(';');
+    AppendPythonInt(ids[i], out);
+    out->push_back('=');
+    AppendPythonInt(agent.get_asset_volume(ids[i]), out);
+  }
+  out->push_back('\n');
+}
+
+void AgentsCsvLogger::process_simulation_end_log(const SimulationEndLog& log) {
+  std::string* out = file_.buffer();
+  out->append(kHeader);
+  for (const auto& agent : log.simulator.agents()) {
+    AppendRow(*agent, out);
+    file_.maybe_flush();
+  }
+  file_.flush();
+}
+
+}  // namespace pams

@@ -1,0 +1,480 @@
+// Market: PAMS's Market, step by step. Python's None is NaN in the price
+// histories (prices are never NaN: orders with NaN prices are refused).
+
+#include "pams/market/market.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "order_book_impl.h"
+#include "pams/config/settings.h"
+#include "pams/errors.h"
+#include "pams/logs/logger.h"
+#include "pams/simulator/simulator.h"
+
+namespace pams {
+
+namespace {
+
+constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+
+bool IsNone(double x) { return std::isnan(x); }
+
+std::optional<double> OptionalOf(double x) {
+  if (IsNone(x)) return std::nullopt;
+  return x;
+}
+
+// Python's math.ulp.
+double Ulp(double x) {
+  x = std::fabs(x);
+  double next = std::nextafter(x, std::numeric_limits<double>::infinity());
+  if (std::isinf(next)) {
+    next = std::nextafter(x, -std::numeric_limits<double>::infinity());
+    return x - next;
+  }
+  return next - x;
+}
+
+template <typename T>
+void ExtendTo(std::vector<T>* v, size_t n, T fill) {
+  if (v->size() < n) v->resize(n, fill);
+}
+
+}  // namespace
+
+Market::Market(MarketInit init)
+    : market_id_(init.market_id),
+      prng_(std::move(init.prng)),
+      simulator_(init.simulator),
+      name_(std::move(init.name)),
+      logger_(init.logger),
+      class_name_(std::move(init.class_name)) {}
+
+Market::~Market() = default;
+
+void Market::setup(const Settings& settings) {
+  const Settings tick = settings["tickSize"];
+  tick_size_ = tick.as_float();
+  tick_size_is_int_ = tick.json().is_number_integer();
+  if (!(tick_size_ > 0.0) || !std::isfinite(tick_size_)) {
+    tick.fail("tick size must be a positive number, got " + tick.json().dump());
+  }
+  if (auto shares = settings.find("outstandingShares")) {
+    outstanding_shares_ = shares->as_int();
+    if (*outstanding_shares_ <= 0) {
+      shares->fail("outstanding shares must be positive, got " +
+                   std::to_string(*outstanding_shares_));
+    }
+  }
+  std::optional<Settings> price = settings.find("marketPrice");
+  if (!price) price = settings.find("fundamentalPrice");
+  if (!price) {
+    settings.fail("fundamentalPrice or marketPrice is required for a market");
+  }
+  const double p = price->as_float();
+  if (!(p > 0.0) || !std::isfinite(p)) {
+    price->fail("price must be a positive number, got " + price->json().dump());
+  }
+  h_.market_prices.assign(1, p);
+  h_.market_price_is_int.assign(1, 0);
+}
+
+// --- History getters ---
+
+void Market::CheckTime(int64_t t, const char* what) const {
+  if (t > time_) {
+    throw SimulationError("market " + name_ + ": cannot read the " + what +
+                          " at step " + std::to_string(t) +
+                          ", a future step (now " + std::to_string(time_) +
+                          ")");
+  }
+  if (t < 0) {
+    throw SimulationError("market " + name_ + ": cannot read the " + what +
+                          " at negative step " + std::to_string(t));
+  }
+}
+
+double Market::get_market_price(int64_t t) const {
+  CheckTime(t, "market price");
+  const double v = h_.market_prices[t];
+  if (IsNone(v)) {
+    throw SimulationError("market " + name_ + " has no market price at step " +
+                          std::to_string(t));
+  }
+  return v;
+}
+
+std::optional<double> Market::get_mid_price(int64_t t) const {
+  CheckTime(t, "mid price");
+  return OptionalOf(h_.mid_prices[t]);
+}
+
+std::optional<double> Market::get_last_executed_price(int64_t t) const {
+  CheckTime(t, "last executed price");
+  return OptionalOf(h_.last_executed_prices[t]);
+}
+
+double Market::get_fundamental_price(int64_t t) const {
+  CheckTime(t, "fundamental price");
+  const double v = h_.fundamental_prices[t];
+  if (IsNone(v)) {
+    throw SimulationError("market " + name_ +
+                          " has no fundamental price at step " +
+                          std::to_string(t));
+  }
+  return v;
+}
+
+int64_t Market::get_executed_volume(int64_t t) const {
+  CheckTime(t, "executed volume");
+  return h_.executed_volumes[t];
+}
+
+double Market::get_executed_total_price(int64_t t) const {
+  CheckTime(t, "executed total price");
+  return h_.executed_total_prices[t];
+}
+
+int64_t Market::get_n_buy_order(int64_t t) const {
+  CheckTime(t, "number of buy orders");
+  return h_.n_buy_orders[t];
+}
+
+int64_t Market::get_n_sell_order(int64_t t) const {
+  CheckTime(t, "number of sell orders");
+  return h_.n_sell_orders[t];
+}
+
+double Market::get_vwap(int64_t t) const {
+  CheckTime(t, "VWAP");
+  // PAMS sums Python ints and floats left to right.
+  int64_t volume = 0;
+  double total = 0.0;
+  for (int64_t i = 0; i <= t; ++i) {
+    volume += h_.executed_volumes[i];
+    total += h_.executed_total_prices[i];
+  }
+  if (volume == 0) return std::numeric_limits<double>::quiet_NaN();
+  return total / static_cast<double>(volume);
+}
+
+bool Market::market_price_is_int(int64_t t) const {
+  CheckTime(t, "market price");
+  return h_.market_price_is_int[t] != 0;
+}
+
+std::span<const double> Market::market_prices() const {
+  return {h_.market_prices.data(), static_cast<size_t>(time_ + 1)};
+}
+std::span<const double> Market::mid_prices() const {
+  return {h_.mid_prices.data(), static_cast<size_t>(time_ + 1)};
+}
+std::span<const double> Market::last_executed_prices() const {
+  return {h_.last_executed_prices.data(), static_cast<size_t>(time_ + 1)};
+}
+std::span<const double> Market::fundamental_prices() const {
+  return {h_.fundamental_prices.data(), static_cast<size_t>(time_ + 1)};
+}
+std::span<const int64_t> Market::executed_volumes() const {
+  return {h_.executed_volumes.data(), static_cast<size_t>(time_ + 1)};
+}
+
+// --- Tick grid ---
+
+std::optional<int64_t> Market::TickLevelIfOnTick(double price) const {
+  const double ratio = price / tick_size_;
+  const double level = std::nearbyint(ratio);  // Python's round(): half even
+  const double tolerance = std::min(4 * Ulp(std::max(1.0, std::fabs(ratio))), 0.25);
+  if (std::fabs(ratio - level) <= tolerance) return static_cast<int64_t>(level);
+  return std::nullopt;
+}
+
+int64_t Market::convert_to_tick_level_rounded_lower(double price) const {
+  if (auto level = TickLevelIfOnTick(price)) return *level;
+  return static_cast<int64_t>(std::floor(price / tick_size_));
+}
+
+int64_t Market::convert_to_tick_level_rounded_upper(double price) const {
+  if (auto level = TickLevelIfOnTick(price)) return *level;
+  return static_cast<int64_t>(std::ceil(price / tick_size_));
+}
+
+int64_t Market::convert_to_tick_level(double price, bool is_buy) const {
+  return is_buy ? convert_to_tick_level_rounded_lower(price)
+                : convert_to_tick_level_rounded_upper(price);
+}
+
+// --- Time ---
+
+void Market::ExpireOrders(OrderBook* book) {
+  expired_.clear();
+  book->set_time(time_, &expired_);
+  if (logger_ == nullptr) return;
+  for (const Order& o : expired_) {
+    logger_->process_expiration_log(ExpirationLog{
+        o.order_id, o.market_id, time_, o.placed_at, o.agent_id, o.is_buy,
+        o.kind, o.volume, o.price, o.ttl});
+  }
+}
+
+void Market::update_time(double next_fundamental_price) {
+  ++time_;
+  ExpireOrders(&buy_book_);
+  ExpireOrders(&sell_book_);
+  const size_t n = static_cast<size_t>(time_ + 1);
+  ExtendTo(&h_.market_prices, n, kNone);
+  ExtendTo<uint8_t>(&h_.market_price_is_int, n, 0);
+  ExtendTo(&h_.mid_prices, n, kNone);
+  ExtendTo(&h_.last_executed_prices, n, kNone);
+  ExtendTo(&h_.fundamental_prices, n, kNone);
+  ExtendTo<int64_t>(&h_.executed_volumes, n, 0);
+  ExtendTo(&h_.executed_total_prices, n, 0.0);
+  ExtendTo<int64_t>(&h_.n_buy_orders, n, 0);
+  ExtendTo<int64_t>(&h_.n_sell_orders, n, 0);
+  const int64_t t = time_;
+  h_.fundamental_prices[t] = next_fundamental_price;
+  if (t > 0) {
+    // Carry the previous step's values; a running market then prices at its
+    // last execution, else at its mid price.
+    h_.last_executed_prices[t] = h_.last_executed_prices[t - 1];
+    h_.mid_prices[t] = h_.mid_prices[t - 1];
+    h_.market_prices[t] = h_.market_prices[t - 1];
+    h_.market_price_is_int[t] = h_.market_price_is_int[t - 1];
+    if (is_running_) {
+      if (!IsNone(h_.last_executed_prices[t - 1])) {
+        h_.market_prices[t] = h_.last_executed_prices[t - 1];
+        h_.market_price_is_int[t] = tick_size_is_int_;
+      } else if (!IsNone(h_.mid_prices[t - 1])) {
+        h_.market_prices[t] = h_.mid_prices[t - 1];
+        h_.market_price_is_int[t] = 0;
+      }
+    }
+  } else if (IsNone(h_.market_prices[t])) {
+    h_.market_prices[t] = next_fundamental_price;
+    h_.market_price_is_int[t] = 0;
+  }
+}
+
+void Market::UpdateMarketPrice() {
+  const int64_t t = time_;
+  const std::optional<double> best_buy = buy_book_.best_price();
+  const std::optional<double> best_sell = sell_book_.best_price();
+  if (!best_buy || !best_sell) {
+    h_.mid_prices[t] = kNone;
+  } else {
+    h_.mid_prices[t] = (*best_sell + *best_buy) / 2.0;
+  }
+  if (is_running_) {
+    if (!IsNone(h_.last_executed_prices[t])) {
+      h_.market_prices[t] = h_.last_executed_prices[t];
+      h_.market_price_is_int[t] = tick_size_is_int_;
+    } else if (!IsNone(h_.mid_prices[t])) {
+      h_.market_prices[t] = h_.mid_prices[t];
+      h_.market_price_is_int[t] = 0;
+    }
+  }
+}
+
+void Market::change_fundamental_price(double scale) {
+  const int64_t t = time_;
+  const double updated = get_fundamental_price(t) * scale;
+  h_.fundamental_prices[t] = updated;
+  Fundamentals& f = simulator_->fundamentals();
+  if (!f.has_market(market_id_)) {
+    throw SimulationError("market " + name_ +
+                          " has no fundamental price path to change (index "
+                          "markets follow their components)");
+  }
+  f.set_price_and_regenerate(market_id_, t, updated);
+}
+
+// --- Orders ---
+
+OrderLog Market::add_order(Order* order) {
+  if (order->market_id != market_id_) {
+    throw SimulationError("order for market " +
+                          std::to_string(order->market_id) +
+                          " was sent to market " + name_);
+  }
+  if (order->placed_at >= 0 || order->order_id >= 0) {
+    throw SimulationError("order " + std::to_string(order->order_id) +
+                          " was already submitted");
+  }
+  if (order->price) {
+    if (!(std::fabs(*order->price / tick_size_) < 9e18)) {
+      throw SimulationError("order price " + std::to_string(*order->price) +
+                            " is out of range for market " + name_);
+    }
+    std::optional<int64_t> level = TickLevelIfOnTick(*order->price);
+    if (!level) {
+      if (simulator_ != nullptr) {
+        simulator_->warn(
+            "order price does not accord to the tick size. price will be "
+            "modified");
+      }
+      level = convert_to_tick_level(*order->price, order->is_buy);
+    }
+    order->price = convert_to_price(*level);
+  }
+  order->order_id = next_order_id_++;
+  (order->is_buy ? buy_book_ : sell_book_).add(order);
+  UpdateMarketPrice();
+  if (order->is_buy) {
+    ++h_.n_buy_orders[time_];
+  } else {
+    ++h_.n_sell_orders[time_];
+  }
+  OrderLog log{order->order_id, order->market_id, order->placed_at,
+               order->agent_id, order->is_buy,    order->kind,
+               order->volume,   order->price,     order->ttl};
+  if (logger_ != nullptr) logger_->process_order_log(log);
+  return log;
+}
+
+CancelLog Market::cancel_order(const Cancel& cancel) {
+  const Order& order = cancel.order;
+  if (order.market_id != market_id_) {
+    throw SimulationError("cancel of an order of market " +
+                          std::to_string(order.market_id) +
+                          " was sent to market " + name_);
+  }
+  if (!order.is_placed()) {
+    throw SimulationError("cannot cancel an order that was never accepted "
+                          "(order_id and placed_at are unset)");
+  }
+  OrderBook& book = order.is_buy ? buy_book_ : sell_book_;
+  // The log shows the order as the book holds it (its remaining volume);
+  // an order that is gone (executed, expired) is logged as given.
+  int64_t volume = order.volume;
+  if (book.contains(order)) {
+    volume = book.impl_->orders.find(PriorityKeyOf(order))->second.volume;
+    book.remove(order);
+  }
+  UpdateMarketPrice();
+  CancelLog log{order.order_id, order.market_id, book.time(),
+                order.placed_at, order.agent_id, order.is_buy,
+                order.kind,     volume,          order.price,
+                order.ttl};
+  if (logger_ != nullptr) logger_->process_cancel_log(log);
+  return log;
+}
+
+// --- Execution ---
+
+bool Market::remain_executable_orders() const {
+  if (sell_book_.empty() || buy_book_.empty()) return false;
+  const Order& sell_best = *sell_book_.best_order();
+  const Order& buy_best = *buy_book_.best_order();
+  if (sell_best.price || buy_best.price) {
+    if (sell_best.price && buy_best.price) {
+      return *sell_best.price <= *buy_best.price;
+    }
+    return true;
+  }
+  // Market orders on both sides: the larger side's excess must be absorbed
+  // by the other side's limit orders, else no price can be set.
+  int64_t sell_market = 0, sell_limit = 0, buy_market = 0, buy_limit = 0;
+  std::optional<double> min_sell, max_buy;
+  for (const auto& [key, o] : sell_book_.impl_->orders) {
+    if (!o.price) {
+      sell_market += o.volume;
+    } else {
+      sell_limit += o.volume;
+      if (!min_sell) min_sell = o.price;
+    }
+  }
+  for (const auto& [key, o] : buy_book_.impl_->orders) {
+    if (!o.price) {
+      buy_market += o.volume;
+    } else {
+      buy_limit += o.volume;
+      if (!max_buy) max_buy = o.price;
+    }
+  }
+  if (sell_market != buy_market) {
+    if (sell_market < buy_market) return sell_limit >= buy_market - sell_market;
+    return buy_limit >= sell_market - buy_market;
+  }
+  if (!min_sell || !max_buy) return false;
+  return *min_sell <= *max_buy;
+}
+
+namespace {
+
+// PAMS's _get_execution_price: the limit price of the earlier order; nullopt
+// when both are market orders.
+std::optional<double> ExecutionPrice(const Order& buy, const Order& sell) {
+  if (!buy.price) return sell.price;
+  if (!sell.price) return buy.price;
+  if (buy.placed_at == sell.placed_at) {
+    return buy.order_id < sell.order_id ? buy.price : sell.price;
+  }
+  return buy.placed_at < sell.placed_at ? buy.price : sell.price;
+}
+
+}  // namespace
+
+ExecutionLog Market::ExecuteOrders(double price, int64_t volume,
+                                   const Order& buy, const Order& sell) {
+  if (!is_running_) {
+    throw SimulationError("market " + name_ + " is not running");
+  }
+  ExecutionLog log{market_id_,   time_,        buy.agent_id, sell.agent_id,
+                   buy.order_id, sell.order_id, price,       volume};
+  buy_book_.change_order_volume(buy, -volume);
+  sell_book_.change_order_volume(sell, -volume);
+  h_.last_executed_prices[time_] = price;
+  h_.executed_volumes[time_] += volume;
+  h_.executed_total_prices[time_] += static_cast<double>(volume) * price;
+  UpdateMarketPrice();
+  if (logger_ != nullptr) logger_->process_execution_log(log);
+  return log;
+}
+
+void Market::execution(std::vector<ExecutionLog>* logs) {
+  logs->clear();
+  if (!remain_executable_orders()) return;
+  // Match the best orders of both sides while their prices cross, as PAMS's
+  // _collect_pending_executions, without removing anything yet.
+  pending_.clear();
+  std::optional<double> price;
+  auto buy_it = buy_book_.impl_->orders.begin();
+  auto sell_it = sell_book_.impl_->orders.begin();
+  const auto buy_end = buy_book_.impl_->orders.end();
+  const auto sell_end = sell_book_.impl_->orders.end();
+  const Order* buy = nullptr;
+  const Order* sell = nullptr;
+  int64_t buy_left = 0;
+  int64_t sell_left = 0;
+  while (true) {
+    if (buy_left == 0) {
+      if (buy_it == buy_end) break;
+      buy = &buy_it->second;
+      ++buy_it;
+      buy_left = buy->volume;
+    }
+    if (sell_left == 0) {
+      if (sell_it == sell_end) break;
+      sell = &sell_it->second;
+      ++sell_it;
+      sell_left = sell->volume;
+    }
+    if (buy->price && sell->price && *buy->price < *sell->price) break;
+    const int64_t volume = std::min(buy_left, sell_left);
+    buy_left -= volume;
+    sell_left -= volume;
+    if (std::optional<double> p = ExecutionPrice(*buy, *sell)) price = p;
+    pending_.push_back(PendingExecution{volume, *buy, *sell});
+  }
+  if (!price) {
+    throw SimulationError("market " + name_ +
+                          ": no execution price could be determined");
+  }
+  for (const PendingExecution& p : pending_) {
+    logs->push_back(ExecuteOrders(*price, p.volume, p.buy, p.sell));
+  }
+}
+
+}  // namespace pams

@@ -1,0 +1,182 @@
+#include "pams/runners/class_registry.h"
+
+#include <dlfcn.h>
+
+#include "pams/agents/arbitrage_agent.h"
+#include "pams/agents/fcn_agent.h"
+#include "pams/agents/market_maker_agent.h"
+#include "pams/agents/test_agent.h"
+#include "pams/errors.h"
+#include "pams/events/fundamental_price_shock.h"
+#include "pams/events/order_mistake_shock.h"
+#include "pams/events/price_limit_rule.h"
+#include "pams/events/trading_halt_rule.h"
+#include "pams/market/index_market.h"
+
+namespace pams {
+
+namespace {
+
+const char* KindName(ClassRegistry::Kind kind) {
+  switch (kind) {
+    case ClassRegistry::Kind::kMarket:
+      return "market";
+    case ClassRegistry::Kind::kAgent:
+      return "agent";
+    case ClassRegistry::Kind::kEvent:
+      return "event";
+  }
+  return "?";
+}
+
+}  // namespace
+
+ClassRegistry ClassRegistry::WithBuiltins() {
+  ClassRegistry r;
+  r.add_market<Market>("Market");
+  r.add_market<IndexMarket>("IndexMarket");
+  r.add_abstract("Agent", Kind::kAgent);
+  r.add_abstract("HighFrequencyAgent", Kind::kAgent);
+  r.add_agent<FCNAgent>("FCNAgent");
+  r.add_agent<MarketShareFCNAgent>("MarketShareFCNAgent");
+  r.add_agent<ArbitrageAgent>("ArbitrageAgent");
+  r.add_agent<MarketMakerAgent>("MarketMakerAgent");
+  r.add_agent<TestAgent>("TestAgent");
+  r.add_abstract("EventABC", Kind::kEvent);
+  r.add_event<FundamentalPriceShock>("FundamentalPriceShock");
+  r.add_event<OrderMistakeShock>("OrderMistakeShock");
+  r.add_event<PriceLimitRule>("PriceLimitRule");
+  r.add_event<TradingHaltRule>("TradingHaltRule");
+  return r;
+}
+
+void ClassRegistry::Add(const std::string& name, Entry entry) {
+  if (name.empty()) throw ConfigError("", "a class name cannot be empty");
+  if (entries_.count(name)) {
+    throw ConfigError("", "class " + name +
+                              " is registered twice (a plugin may not reuse "
+                              "the name of another class)");
+  }
+  entries_.emplace(name, std::move(entry));
+}
+
+void ClassRegistry::add_market(const std::string& name, MarketFactory factory) {
+  Entry e;
+  e.kind = Kind::kMarket;
+  e.market = std::move(factory);
+  Add(name, std::move(e));
+}
+
+void ClassRegistry::add_agent(const std::string& name, AgentFactory factory) {
+  Entry e;
+  e.kind = Kind::kAgent;
+  e.agent = std::move(factory);
+  Add(name, std::move(e));
+}
+
+void ClassRegistry::add_event(const std::string& name, EventFactory factory) {
+  Entry e;
+  e.kind = Kind::kEvent;
+  e.event = std::move(factory);
+  Add(name, std::move(e));
+}
+
+void ClassRegistry::add_abstract(const std::string& name, Kind kind) {
+  Entry e;
+  e.kind = kind;
+  e.is_abstract = true;
+  Add(name, std::move(e));
+}
+
+std::vector<std::string> ClassRegistry::names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, entry] : entries_) {
+    if (!entry.is_abstract) out.push_back(name);
+  }
+  return out;
+}
+
+const ClassRegistry::Entry& ClassRegistry::Find(const std::string& name,
+                                                Kind kind,
+                                                const std::string& path) const {
+  auto it = entries_.find(name);
+  if (it == entries_.end()) {
+    std::string known;
+    for (const auto& [n, e] : entries_) {
+      if (e.kind == kind && !e.is_abstract) known += (known.empty() ? "" : ", ") + n;
+    }
+    throw ConfigError(path, "unknown " + std::string(KindName(kind)) +
+                                " class \"" + name + "\" (known: " + known +
+                                "; a plugin loaded with --plugin can add "
+                                "classes)");
+  }
+  if (it->second.kind != kind) {
+    throw ConfigError(path, "class \"" + name + "\" is a " +
+                                KindName(it->second.kind) + " class, not a " +
+                                KindName(kind) + " class");
+  }
+  if (it->second.is_abstract) {
+    throw ConfigError(path, "class \"" + name +
+                                "\" is abstract and cannot be used directly");
+  }
+  return it->second;
+}
+
+void ClassRegistry::check_class(const std::string& name, Kind kind,
+                                const std::string& path) const {
+  Find(name, kind, path);
+}
+
+std::unique_ptr<Market> ClassRegistry::create_market(
+    const std::string& name, MarketInit init, const std::string& path) const {
+  const Entry& e = Find(name, Kind::kMarket, path);
+  init.class_name = name;
+  return e.market(std::move(init));
+}
+
+std::unique_ptr<Agent> ClassRegistry::create_agent(const std::string& name,
+                                                   AgentInit init,
+                                                   const std::string& path) const {
+  const Entry& e = Find(name, Kind::kAgent, path);
+  init.class_name = name;
+  return e.agent(std::move(init));
+}
+
+std::unique_ptr<Event> ClassRegistry::create_event(const std::string& name,
+                                                   EventInit init,
+                                                   const std::string& path) const {
+  const Entry& e = Find(name, Kind::kEvent, path);
+  init.class_name = name;
+  return e.event(std::move(init));
+}
+
+void LoadPlugin(const std::string& path, ClassRegistry* registry) {
+  // A name without a slash would be searched on the loader's path; plugins
+  // are files, so make it relative to the working directory.
+  const std::string file =
+      path.find('/') == std::string::npos ? "./" + path : path;
+  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* err = dlerror();
+    throw ConfigError(path, std::string("cannot load plugin: ") +
+                                (err ? err : "unknown error"));
+  }
+  using RegisterFn = void (*)(ClassRegistry*);
+  auto fn = reinterpret_cast<RegisterFn>(dlsym(handle, "pams_register_classes"));
+  if (fn == nullptr) {
+    throw ConfigError(path,
+                      "not a pams plugin: it does not export "
+                      "extern \"C\" void pams_register_classes(pams::ClassRegistry*)");
+  }
+  try {
+    fn(registry);
+  } catch (const ConfigError& e) {
+    throw ConfigError(path, "while registering its classes: " + e.message());
+  } catch (const std::exception& e) {
+    throw ConfigError(path, std::string("while registering its classes: ") +
+                                e.what());
+  }
+  registry->record_plugin(path);
+}
+
+}  // namespace pams

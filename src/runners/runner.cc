@@ -1,0 +1,590 @@
+// Runner: PAMS's runners/sequential.py. setup() follows _setup (objects are
+// created and seeded first, in config order, and set up afterwards); run()
+// follows _run with the same calls in the same order, so the runner's
+// Random draws exactly what PAMS's draws.
+
+#include "pams/runners/runner.h"
+
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "pams/config/settings.h"
+#include "pams/errors.h"
+#include "pams/logs/logger.h"
+#include "pams/market/index_market.h"
+#include "pams/util/python_format.h"
+
+namespace pams {
+
+namespace {
+
+// Seeds of child generators: randint(0, 2**31) of the parent, as PAMS.
+Random ChildRandom(Random& parent) {
+  return Random(static_cast<uint64_t>(parent.randint(0, int64_t{1} << 31)));
+}
+
+// Larger groups are refused before anything is allocated.
+constexpr int64_t kMaxGroupSize = 100'000'000;
+
+// A market or agent group of the config, after PAMS's _parse_group.
+struct Group {
+  std::string name;
+  Json* settings;  // resolved: extends applied, counts removed
+  int64_t id_from = 0;
+  int64_t id_to = 0;
+  bool numbered = false;
+  std::string prefix;
+  std::string class_name;
+
+  std::string EntityName(int64_t i) const {
+    return numbered ? prefix + std::to_string(i) : prefix;
+  }
+};
+
+}  // namespace
+
+Runner::Runner(Json settings, Random prng, Logger* logger,
+               const ClassRegistry& registry)
+    : settings_(std::move(settings)),
+      prng_(std::move(prng)),
+      logger_(logger),
+      registry_(registry) {
+  simulator_ = std::make_unique<Simulator>(ChildRandom(prng_), logger_);
+}
+
+Runner::~Runner() = default;
+
+namespace {
+
+// PAMS's _parse_group for the config entry `name`.
+Group ParseGroup(const Json& whole, const std::string& name,
+                 const std::string& count_key, const std::string& listed_in,
+                 std::vector<std::unique_ptr<Json>>* keep) {
+  if (!whole.contains(name)) {
+    throw ConfigError(name, "is listed in " + listed_in +
+                                " but there is no entry of that name");
+  }
+  Group g;
+  g.name = name;
+  keep->push_back(std::make_unique<Json>(
+      ResolveExtends(whole, name, whole[name], {"from", "to"})));
+  g.settings = keep->back().get();
+  Json& s = *g.settings;
+  const Settings view(s, name);
+  int64_t n = 1;
+  bool uses_range = false;
+  if (view.has(count_key)) {
+    n = view[count_key].as_int();
+    if (n < 0 || n > kMaxGroupSize) {
+      view[count_key].fail("must be between 0 and " +
+                           std::to_string(kMaxGroupSize) + ", got " +
+                           std::to_string(n));
+    }
+    g.id_to = n - 1;
+  }
+  if (view.has("from") || view.has("to")) {
+    if (!view.has("from") || !view.has("to")) {
+      view.fail("\"from\" and \"to\" must be given together");
+    }
+    if (view.has(count_key)) {
+      view.fail(count_key + " cannot be used together with \"from\"/\"to\"");
+    }
+    g.id_from = view["from"].as_int();
+    g.id_to = view["to"].as_int();
+    if (g.id_to < g.id_from) {
+      view["to"].fail("must be >= from (" + std::to_string(g.id_from) +
+                      "), got " + std::to_string(g.id_to));
+    }
+    if (g.id_to - g.id_from >= kMaxGroupSize) {
+      view.fail("from/to describe more than " + std::to_string(kMaxGroupSize) +
+                " entities");
+    }
+    n = g.id_to - g.id_from + 1;
+    uses_range = true;
+  }
+  s.erase(count_key);
+  s.erase("from");
+  s.erase("to");
+  if (s.contains("prefix")) {
+    g.prefix = view["prefix"].as_string();
+    s.erase("prefix");
+  } else {
+    g.prefix = name + (n > 1 ? "-" : "");
+  }
+  g.class_name = view["class"].as_string();
+  g.numbered = uses_range || n != 1;
+  if (n == 0) g.id_to = g.id_from - 1;
+  return g;
+}
+
+// simulation.<key> as a list of group names.
+std::vector<std::string> GroupNames(const Settings& simulation,
+                                    const char* key) {
+  return simulation[key].as_string_list();
+}
+
+}  // namespace
+
+void Runner::setup() {
+  if (set_up_) throw SimulationError("Runner::setup() called twice");
+  set_up_ = true;
+  const Settings root(settings_, "");
+  if (!settings_.is_object()) {
+    throw ConfigError("", "a config must be a JSON object, got " +
+                              JsonTypeName(settings_));
+  }
+  const Settings simulation = root["simulation"];
+  if (!simulation.is_object()) {
+    simulation.fail("expected an object, got " + JsonTypeName(simulation.json()));
+  }
+  GenerateMarkets();
+  SetFundamentalCorrelations();
+  GenerateAgents();
+  GenerateSessions();
+  for (auto& fn : pending_setups_) fn();
+  pending_setups_.clear();
+}
+
+void Runner::GenerateMarkets() {
+  const Settings simulation(settings_["simulation"], "simulation");
+  int market_id = 0;
+  for (const std::string& name : GroupNames(simulation, "markets")) {
+    Group g = ParseGroup(settings_, name, "numMarkets", "simulation.markets",
+                         &resolved_settings_);
+    const Settings s(*g.settings, name);
+    registry_.check_class(g.class_name, ClassRegistry::Kind::kMarket,
+                          name + ".class");
+    std::optional<Settings> price = s.find("fundamentalPrice");
+    if (!price) price = s.find("marketPrice");
+    if (!price) s.fail("fundamentalPrice or marketPrice is required");
+    const double fundamental_price = price->as_float();
+    if (!(fundamental_price > 0.0) || !std::isfinite(fundamental_price)) {
+      price->fail("must be a positive number, got " + price->json().dump());
+    }
+    double drift = 0.0;
+    if (auto d = s.find("fundamentalDrift")) {
+      drift = d->as_float();
+      if (!std::isfinite(drift)) d->fail("must be finite");
+    }
+    double volatility = 0.0;
+    if (auto v = s.find("fundamentalVolatility")) {
+      volatility = v->as_float();
+      if (!(volatility >= 0.0) || !std::isfinite(volatility)) {
+        v->fail("must be a non-negative number, got " + v->json().dump());
+      }
+    }
+    for (int64_t i = g.id_from; i <= g.id_to; ++i) {
+      MarketInit init;
+      init.market_id = market_id++;
+      init.prng = ChildRandom(prng_);
+      init.simulator = simulator_.get();
+      init.name = g.EntityName(i);
+      init.logger = logger_;
+      Market* market = simulator_->add_market(
+          registry_.create_market(g.class_name, std::move(init), name + ".class"),
+          name);
+      if (dynamic_cast<IndexMarket*>(market) == nullptr) {
+        simulator_->fundamentals().add_market(market->market_id(),
+                                              fundamental_price, drift,
+                                              volatility);
+      }
+      pending_setups_.push_back([market, s] { market->setup(s); });
+    }
+  }
+}
+
+void Runner::SetFundamentalCorrelations() {
+  const Settings simulation(settings_["simulation"], "simulation");
+  const std::optional<Settings> corr = simulation.find("fundamentalCorrelations");
+  if (!corr) return;
+  if (!corr->is_object()) {
+    corr->fail("expected an object such as {\"pairwise\": [[m1, m2, corr]]}");
+  }
+  for (auto it = corr->json().begin(); it != corr->json().end(); ++it) {
+    const Settings value(it.value(), corr->child_path(it.key()));
+    if (it.key() != "pairwise") {
+      value.fail("unsupported correlation type (only \"pairwise\" is)");
+    }
+    if (!value.json().is_array()) {
+      value.fail("expected a list of [market1, market2, correlation]");
+    }
+    for (size_t i = 0; i < value.size(); ++i) {
+      const Settings triple = value.at(i);
+      if (!triple.json().is_array() || triple.size() != 3) {
+        triple.fail("expected [market1, market2, correlation], got " +
+                    triple.json().dump());
+      }
+      Market* markets[2];
+      for (size_t k = 0; k < 2; ++k) {
+        const std::string& market_name = triple.at(k).as_string();
+        markets[k] = simulator_->find_market(market_name);
+        if (markets[k] == nullptr) {
+          triple.at(k).fail("no market is named \"" + market_name + "\"");
+        }
+        Fundamentals& f = simulator_->fundamentals();
+        if (!f.has_market(markets[k]->market_id()) ||
+            f.volatility(markets[k]->market_id()) == 0.0) {
+          triple.at(k).fail("a correlation needs fundamentalVolatility > 0 in "
+                            "market \"" + market_name + "\"");
+        }
+      }
+      const double c = triple.at(2).as_float();
+      if (!(-1.0 < c && c < 1.0)) {
+        triple.at(2).fail("must be in (-1, 1), got " + triple.at(2).json().dump());
+      }
+      if (markets[0] == markets[1]) {
+        triple.fail("a correlation needs two different markets");
+      }
+      simulator_->fundamentals().set_correlation(markets[0]->market_id(),
+                                                 markets[1]->market_id(), c);
+    }
+  }
+}
+
+void Runner::GenerateAgents() {
+  const Settings simulation(settings_["simulation"], "simulation");
+  int agent_id = 0;
+  for (const std::string& name : GroupNames(simulation, "agents")) {
+    Group g = ParseGroup(settings_, name, "numAgents", "simulation.agents",
+                         &resolved_settings_);
+    const Settings s(*g.settings, name);
+    registry_.check_class(g.class_name, ClassRegistry::Kind::kAgent,
+                          name + ".class");
+    const Settings market_names = s["markets"];
+    std::vector<int> accessible;
+    const std::vector<std::string> groups = market_names.as_string_list();
+    for (size_t k = 0; k < groups.size(); ++k) {
+      const std::vector<Market*>* members =
+          simulator_->find_market_group(groups[k]);
+      if (members == nullptr) {
+        market_names.at(k).fail("no market group is named \"" + groups[k] +
+                                "\" (agents name groups listed in "
+                                "simulation.markets)");
+      }
+      for (const Market* m : *members) {
+        for (int id : accessible) {
+          if (id == m->market_id()) {
+            market_names.at(k).fail("market \"" + m->name() +
+                                    "\" is listed twice");
+          }
+        }
+        accessible.push_back(m->market_id());
+      }
+    }
+    for (int64_t i = g.id_from; i <= g.id_to; ++i) {
+      AgentInit init;
+      init.agent_id = agent_id++;
+      init.prng = ChildRandom(prng_);
+      init.simulator = simulator_.get();
+      init.name = g.EntityName(i);
+      init.logger = logger_;
+      Agent* agent = simulator_->add_agent(
+          registry_.create_agent(g.class_name, std::move(init), name + ".class"),
+          name);
+      pending_setups_.push_back(
+          [agent, s, accessible] { agent->setup(s, accessible); });
+    }
+  }
+}
+
+void Runner::GenerateSessions() {
+  const Settings simulation(settings_["simulation"], "simulation");
+  const Settings sessions = simulation["sessions"];
+  if (!sessions.json().is_array()) {
+    sessions.fail("expected a list of sessions, got " +
+                  JsonTypeName(sessions.json()));
+  }
+  int session_id = 0;
+  int event_id = 0;
+  int64_t start_time = 0;
+  for (size_t k = 0; k < sessions.size(); ++k) {
+    const Settings s = sessions.at(k);
+    if (!s.is_object()) s.fail("expected an object, got " + JsonTypeName(s.json()));
+    const std::string name = s["sessionName"].as_python_str();
+    auto session = std::make_unique<Session>(session_id++, ChildRandom(prng_),
+                                             start_time, simulator_.get(), name);
+    const int64_t steps = s["iterationSteps"].as_int();
+    if (steps < 0) s["iterationSteps"].fail("must be >= 0");
+    start_time += steps;
+    Session* session_ptr = simulator_->add_session(std::move(session));
+    pending_setups_.push_back([session_ptr, s] { session_ptr->setup(s); });
+    const std::optional<Settings> events = s.find("events");
+    if (!events) continue;
+    const std::vector<std::string> event_names = events->as_string_list();
+    for (size_t e = 0; e < event_names.size(); ++e) {
+      const std::string& event_name = event_names[e];
+      if (!settings_.contains(event_name)) {
+        events->at(e).fail("no entry is named \"" + event_name + "\"");
+      }
+      resolved_settings_.push_back(std::make_unique<Json>(ResolveExtends(
+          settings_, event_name, settings_[event_name],
+          {"numMarkets", "from", "to", "prefix"})));
+      const Settings es(*resolved_settings_.back(), event_name);
+      const std::string class_name = es["class"].as_string();
+      EventInit init;
+      init.event_id = event_id++;
+      init.prng = ChildRandom(prng_);
+      init.session = session_ptr;
+      init.simulator = simulator_.get();
+      init.name = event_name;
+      Event* event = simulator_->add_event(registry_.create_event(
+          class_name, std::move(init), event_name + ".class"));
+      pending_setups_.push_back([event, es] { event->setup(es); });
+      pending_setups_.push_back([this, event] {
+        for (const EventHook& hook : event->hook_registration()) {
+          simulator_->add_event_hook(hook);
+        }
+      });
+    }
+  }
+}
+
+// --- Running ---
+
+namespace {
+
+int64_t CurrentTime(const Simulator& sim) {
+  return sim.markets().empty() ? 0 : sim.markets()[0]->get_time();
+}
+
+}  // namespace
+
+void Runner::run() {
+  if (!set_up_) throw SimulationError("Runner::run() needs setup() first");
+  try {
+    on_run_start();
+    Simulator& sim = *simulator_;
+    if (logger_) logger_->process_simulation_begin_log(SimulationBeginLog{sim});
+    sim.update_times_on_markets();  // t: -1 -> 0
+    for (const auto& session : sim.sessions()) {
+      sim.set_current_session(session.get());
+      sim.trigger_before_session(*session);
+      if (logger_) {
+        logger_->process_session_begin_log(SessionBeginLog{*session, sim});
+      }
+      IterateMarketUpdates(*session);
+      sim.trigger_after_session(*session);
+      if (logger_) logger_->process_session_end_log(SessionEndLog{*session, sim});
+    }
+    if (logger_) logger_->process_simulation_end_log(SimulationEndLog{sim});
+    on_run_end();
+  } catch (const SimulationError&) {
+    Abort();
+    throw;
+  } catch (const ConfigError&) {
+    Abort();
+    throw;
+  } catch (const std::exception& e) {
+    Abort();
+    throw SimulationError("at step " + std::to_string(CurrentTime(*simulator_)) +
+                          ": " + e.what());
+  }
+  if (logger_) logger_->flush();
+}
+
+void Runner::Abort() {
+  try {
+    on_run_end();
+  } catch (...) {
+    // The original error is the one to report.
+  }
+  if (logger_) logger_->flush();
+}
+
+void Runner::main(std::FILE* out) {
+  using Clock = std::chrono::steady_clock;
+  const auto setup_start = Clock::now();
+  setup();
+  const auto start = Clock::now();
+  run();
+  const auto end = Clock::now();
+  initialization_seconds_ =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(start - setup_start)
+          .count() / 1e9;
+  execution_seconds_ =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(end - start).count() /
+      1e9;
+  std::string text = "# INITIALIZATION TIME ";
+  AppendPythonFloat(initialization_seconds_, &text);
+  text += "\n# EXECUTION TIME ";
+  AppendPythonFloat(execution_seconds_, &text);
+  text += "\n";
+  std::fputs(text.c_str(), out);
+  std::fflush(out);
+}
+
+void Runner::IterateMarketUpdates(Session& session) {
+  Simulator& sim = *simulator_;
+  for (const auto& m : sim.market_objects()) {
+    m->set_is_running(session.with_order_execution());
+  }
+  for (int64_t step = 0; step < session.iteration_steps(); ++step) {
+    for (const auto& m : sim.market_objects()) {
+      sim.trigger_before_step_for_market(*m);
+      if (logger_) {
+        logger_->process_market_step_begin_log(
+            MarketStepBeginLog{session, *m, sim});
+      }
+    }
+    if (session.with_order_placement()) UpdateMarkets(session);
+    for (const auto& m : sim.market_objects()) {
+      if (logger_) {
+        logger_->process_market_step_end_log(MarketStepEndLog{session, *m, sim});
+      }
+      sim.trigger_after_step_for_market(*m);
+    }
+    sim.update_times_on_markets();
+  }
+}
+
+void Runner::UpdateMarkets(Session& session) {
+  // PAMS shuffles every normal agent every step, even when one will be asked.
+  prng_.sample_all<Agent*>(simulator_->normal_frequency_agents(),
+                           &shuffled_agents_);
+  n_batches_ = 0;
+  collect_orders_from_normal_agents(session, shuffled_agents_);
+  HandleOrders(session);
+}
+
+void Runner::collect_orders_from_normal_agents(
+    Session& session, const std::vector<Agent*>& agents) {
+  int64_t n_orders = 0;
+  for (Agent* agent : agents) {
+    if (n_orders >= session.max_normal_orders()) break;
+    Batch* batch = next_batch(agent);
+    call_submit_orders(agent, &batch->actions);
+    if (batch->actions.empty()) continue;
+    commit_batch(session);
+    ++n_orders;
+  }
+}
+
+Runner::Batch* Runner::next_batch(Agent* agent) {
+  if (n_batches_ == batches_.size()) batches_.emplace_back();
+  Batch* batch = &batches_[n_batches_];
+  batch->agent = agent;
+  batch->actions.clear();
+  return batch;
+}
+
+void Runner::commit_batch(const Session& session) {
+  ValidateActions(session, batches_[n_batches_]);
+  ++n_batches_;
+}
+
+void Runner::call_submit_orders(Agent* agent, std::vector<Action>* actions) {
+  try {
+    agent->submit_orders(markets(), actions);
+  } catch (const std::exception& e) {
+    throw SimulationError("agent " + agent->name() + " (" + agent->class_name() +
+                          ") failed in submit_orders at step " +
+                          std::to_string(CurrentTime(*simulator_)) + ": " +
+                          e.what());
+  }
+}
+
+void Runner::ValidateActions(const Session& session, const Batch& batch) const {
+  const Agent& agent = *batch.agent;
+  auto fail = [&](const std::string& what) {
+    throw SimulationError("agent " + agent.name() + " (" + agent.class_name() +
+                          ") submitted an invalid order at step " +
+                          std::to_string(CurrentTime(*simulator_)) + ": " + what);
+  };
+  if (!session.with_order_placement()) {
+    fail("orders are not accepted in session " + session.name());
+  }
+  const int n_markets = static_cast<int>(simulator_->markets().size());
+  for (const Action& action : batch.actions) {
+    if (ActionAgentId(action) != agent.agent_id()) {
+      fail("spoofing order is not allowed (agent_id " +
+           std::to_string(ActionAgentId(action)) + " is not its own)");
+    }
+    const Order& o = std::holds_alternative<Order>(action)
+                         ? std::get<Order>(action)
+                         : std::get<Cancel>(action).order;
+    if (o.market_id < 0 || o.market_id >= n_markets) {
+      fail("no market has id " + std::to_string(o.market_id));
+    }
+    if (std::holds_alternative<Cancel>(action)) continue;
+    if (o.volume <= 0) fail("volume must be positive, got " + std::to_string(o.volume));
+    if (o.ttl && *o.ttl <= 0) {
+      fail("ttl must be positive or unset, got " + std::to_string(*o.ttl));
+    }
+    if (o.kind == OrderKind::kLimit && (!o.price || !std::isfinite(*o.price))) {
+      fail("a limit order needs a finite price");
+    }
+    if (o.kind == OrderKind::kMarket && o.price) {
+      fail("a market order cannot have a price");
+    }
+    if (o.is_placed()) fail("the order was already placed");
+    if (o.price && *o.price <= 0) {
+      simulator_->warn("price should be positive");
+    }
+  }
+}
+
+void Runner::HandleOrders(Session& session) {
+  if (batch_order_.size() < n_batches_) {
+    const size_t old = batch_order_.size();
+    batch_order_.resize(n_batches_);
+    std::iota(batch_order_.begin() + old, batch_order_.end(),
+              static_cast<uint32_t>(old));
+  }
+  prng_.sample_all<uint32_t>(
+      std::span<const uint32_t>(batch_order_.data(), n_batches_),
+      &shuffled_batch_order_);
+  for (uint32_t index : shuffled_batch_order_) {
+    for (Action& action : batches_[index].actions) ProcessOrder(session, action);
+    if (session.high_frequency_submission_rate() < prng_.random()) continue;
+    HandleHighFrequencyOrders(session);
+  }
+}
+
+void Runner::HandleHighFrequencyOrders(Session& session) {
+  prng_.sample_all<Agent*>(simulator_->high_frequency_agents(),
+                           &shuffled_hf_agents_);
+  int64_t n_orders = 0;
+  for (Agent* agent : shuffled_hf_agents_) {
+    if (n_orders >= session.max_high_frequency_orders()) break;
+    hf_batch_.agent = agent;
+    hf_batch_.actions.clear();
+    call_submit_orders(agent, &hf_batch_.actions);
+    if (hf_batch_.actions.empty()) continue;
+    ValidateActions(session, hf_batch_);
+    ++n_orders;
+    for (Action& action : hf_batch_.actions) ProcessOrder(session, action);
+  }
+}
+
+void Runner::ProcessOrder(Session& session, Action& action) {
+  Simulator& sim = *simulator_;
+  Market* market;
+  if (auto* order = std::get_if<Order>(&action)) {
+    market = &sim.market(order->market_id);
+    sim.trigger_before_order(*order);
+    const OrderLog log = market->add_order(order);
+    sim.agent(order->agent_id).submitted_order(log);
+    sim.trigger_after_order(log);
+  } else {
+    Cancel& cancel = std::get<Cancel>(action);
+    market = &sim.market(cancel.market_id());
+    sim.trigger_before_cancel(cancel);
+    const CancelLog log = market->cancel_order(cancel);
+    sim.agent(cancel.agent_id()).canceled_order(log);
+    sim.trigger_after_cancel(log);
+  }
+  if (session.with_order_execution() && market->is_running()) {
+    market->execution(&execution_logs_);
+    if (execution_logs_.empty()) return;
+    sim.update_agents_for_execution(execution_logs_);
+    for (const ExecutionLog& log : execution_logs_) {
+      sim.agent(log.buy_agent_id).executed_order(log);
+      sim.agent(log.sell_agent_id).executed_order(log);
+      sim.trigger_after_execution(log);
+    }
+  }
+}
+
+}  // namespace pams

@@ -1,0 +1,252 @@
+#include "pams/simulator/simulator.h"
+
+#include <cstdio>
+
+#include "pams/errors.h"
+#include "pams/logs/logger.h"
+#include "pams/market/index_market.h"
+
+namespace pams {
+
+namespace {
+
+// The Fundamentals' own generator is seeded from the simulator's first draw.
+Random FundamentalsPrng(Random& simulator_prng) {
+  return Random(static_cast<uint64_t>(simulator_prng.randint(0, int64_t{1} << 31)));
+}
+
+}  // namespace
+
+Simulator::Simulator(Random prng, Logger* logger)
+    : prng_(std::move(prng)),
+      logger_(logger),
+      fundamentals_(FundamentalsPrng(prng_)) {}
+
+Simulator::~Simulator() = default;
+
+Market* Simulator::find_market(const std::string& name) const {
+  auto it = name_to_market_.find(name);
+  return it == name_to_market_.end() ? nullptr : it->second;
+}
+
+const std::vector<Market*>* Simulator::find_market_group(
+    const std::string& group) const {
+  auto it = market_groups_.find(group);
+  return it == market_groups_.end() ? nullptr : &it->second;
+}
+
+Agent* Simulator::find_agent(const std::string& name) const {
+  auto it = name_to_agent_.find(name);
+  return it == name_to_agent_.end() ? nullptr : it->second;
+}
+
+Market* Simulator::add_market(std::unique_ptr<Market> market,
+                              const std::string& group) {
+  if (market->market_id() != static_cast<int>(markets_.size())) {
+    throw SimulationError("market ids must be assigned in order");
+  }
+  if (name_to_market_.count(market->name())) {
+    throw ConfigError(group, "market name \"" + market->name() +
+                                 "\" is used twice");
+  }
+  Market* m = market.get();
+  markets_.push_back(std::move(market));
+  const_markets_.push_back(m);
+  name_to_market_[m->name()] = m;
+  market_groups_[group].push_back(m);
+  if (auto* index = dynamic_cast<IndexMarket*>(m)) {
+    index_markets_.push_back(index);
+  } else {
+    plain_markets_.push_back(m);
+  }
+  return m;
+}
+
+Agent* Simulator::add_agent(std::unique_ptr<Agent> agent,
+                            const std::string& group) {
+  if (agent->agent_id() != static_cast<int>(agents_.size())) {
+    throw SimulationError("agent ids must be assigned in order");
+  }
+  if (name_to_agent_.count(agent->name())) {
+    throw ConfigError(group, "agent name \"" + agent->name() +
+                                 "\" is used twice");
+  }
+  Agent* a = agent.get();
+  agents_.push_back(std::move(agent));
+  name_to_agent_[a->name()] = a;
+  (a->is_high_frequency() ? high_frequency_agents_ : normal_agents_)
+      .push_back(a);
+  return a;
+}
+
+Session* Simulator::add_session(std::unique_ptr<Session> session) {
+  if (name_to_session_.count(session->name())) {
+    throw ConfigError("simulation.sessions", "session name \"" +
+                                                 session->name() +
+                                                 "\" is used twice");
+  }
+  Session* s = session.get();
+  sessions_.push_back(std::move(session));
+  name_to_session_[s->name()] = s;
+  return s;
+}
+
+Event* Simulator::add_event(std::unique_ptr<Event> event) {
+  events_.push_back(std::move(event));
+  return events_.back().get();
+}
+
+void Simulator::add_event_hook(const EventHook& hook) {
+  if (hook.event == nullptr) throw SimulationError("event hook without event");
+  if (hook.hook_type == HookType::kExecution && hook.is_before) {
+    throw SimulationError("event " + hook.event->name() +
+                          ": execution can be hooked only after it");
+  }
+  if ((hook.specific_instance || hook.specific_class) &&
+      hook.hook_type != HookType::kMarket) {
+    throw SimulationError("event " + hook.event->name() +
+                          ": specific markets apply to market hooks only");
+  }
+  HookSlot slot = kNumHookSlots;
+  switch (hook.hook_type) {
+    case HookType::kOrder:
+      slot = hook.is_before ? kOrderBefore : kOrderAfter;
+      break;
+    case HookType::kCancel:
+      slot = hook.is_before ? kCancelBefore : kCancelAfter;
+      break;
+    case HookType::kExecution:
+      slot = kExecutionAfter;
+      break;
+    case HookType::kSession:
+      slot = hook.is_before ? kSessionBefore : kSessionAfter;
+      break;
+    case HookType::kMarket:
+      slot = hook.is_before ? kMarketBefore : kMarketAfter;
+      break;
+  }
+  HookTable& table = hooks_[slot];
+  if (!hook.time) {
+    table.always.push_back(hook);
+  } else {
+    for (int64_t t : *hook.time) table.at_time[t].push_back(hook);
+  }
+}
+
+template <typename Fn>
+void Simulator::ForEachHook(HookSlot slot, int64_t time, Fn fn) {
+  HookTable& table = hooks_[slot];
+  if (table.empty()) return;
+  for (const EventHook& h : table.always) fn(h);
+  if (table.at_time.empty()) return;
+  auto it = table.at_time.find(time);
+  if (it == table.at_time.end()) return;
+  for (const EventHook& h : it->second) fn(h);
+}
+
+void Simulator::update_times_on_markets() {
+  // Normal markets first: an index market's fundamental index reads its
+  // components' new fundamental prices.
+  for (Market* m : plain_markets_) {
+    m->update_time(fundamentals_.get_fundamental_price(m->market_id(),
+                                                       m->get_time() + 1));
+  }
+  for (IndexMarket* index : index_markets_) {
+    index->update_time(index->compute_fundamental_index(index->get_time() + 1));
+  }
+}
+
+void Simulator::update_agents_for_execution(
+    const std::vector<ExecutionLog>& logs) {
+  for (const ExecutionLog& log : logs) {
+    Agent& buyer = agent(log.buy_agent_id);
+    Agent& seller = agent(log.sell_agent_id);
+    const double amount = log.price * static_cast<double>(log.volume);
+    buyer.set_cash_amount(buyer.cash_amount() - amount);
+    seller.set_cash_amount(seller.cash_amount() + amount);
+    buyer.update_asset_volume(log.market_id, log.volume);
+    seller.update_asset_volume(log.market_id, -log.volume);
+  }
+}
+
+void Simulator::trigger_before_order(Order& order) {
+  const int64_t time = market(order.market_id).get_time();
+  ForEachHook(kOrderBefore, time, [&](const EventHook& h) {
+    h.event->hooked_before_order(*this, order);
+  });
+}
+
+void Simulator::trigger_after_order(const OrderLog& log) {
+  ForEachHook(kOrderAfter, log.time, [&](const EventHook& h) {
+    h.event->hooked_after_order(*this, log);
+  });
+}
+
+void Simulator::trigger_before_cancel(Cancel& cancel) {
+  const int64_t time = market(cancel.market_id()).get_time();
+  ForEachHook(kCancelBefore, time, [&](const EventHook& h) {
+    h.event->hooked_before_cancel(*this, cancel);
+  });
+}
+
+void Simulator::trigger_after_cancel(const CancelLog& log) {
+  ForEachHook(kCancelAfter, log.cancel_time, [&](const EventHook& h) {
+    h.event->hooked_after_cancel(*this, log);
+  });
+}
+
+void Simulator::trigger_after_execution(const ExecutionLog& log) {
+  ForEachHook(kExecutionAfter, log.time, [&](const EventHook& h) {
+    h.event->hooked_after_execution(*this, log);
+  });
+}
+
+void Simulator::trigger_before_session(const Session& session) {
+  ForEachHook(kSessionBefore, session.session_start_time(),
+              [&](const EventHook& h) {
+                h.event->hooked_before_session(*this, session);
+              });
+}
+
+void Simulator::trigger_after_session(const Session& session) {
+  const int64_t time =
+      session.session_start_time() + session.iteration_steps() - 1;
+  ForEachHook(kSessionAfter, time, [&](const EventHook& h) {
+    h.event->hooked_after_session(*this, session);
+  });
+}
+
+namespace {
+
+bool HookMatchesMarket(const EventHook& h, const Market& market) {
+  if (h.specific_class != nullptr && !h.specific_class(market)) return false;
+  if (h.specific_instance != nullptr && h.specific_instance != &market) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void Simulator::trigger_before_step_for_market(Market& market) {
+  ForEachHook(kMarketBefore, market.get_time(), [&](const EventHook& h) {
+    if (HookMatchesMarket(h, market)) {
+      h.event->hooked_before_step_for_market(*this, market);
+    }
+  });
+}
+
+void Simulator::trigger_after_step_for_market(Market& market) {
+  ForEachHook(kMarketAfter, market.get_time(), [&](const EventHook& h) {
+    if (HookMatchesMarket(h, market)) {
+      h.event->hooked_after_step_for_market(*this, market);
+    }
+  });
+}
+
+void Simulator::warn(const std::string& message) {
+  if (!warned_.insert(message).second) return;
+  std::fprintf(stderr, "warning: %s\n", message.c_str());
+}
+
+}  // namespace pams
