@@ -40,6 +40,9 @@ StepsCsvLogger::StepsCsvLogger(const std::string& path) : file_(path) {
 
 void StepsCsvLogger::process_market_step_end_log(const MarketStepEndLog& log) {
   const Market& m = log.market;
+  const size_t id = static_cast<size_t>(m.market_id());
+  if (id >= caches_.size()) caches_.resize(id + 1);
+  auto& cache = caches_[id];
   std::string* out = file_.buffer();
   AppendPythonInt(log.session.session_id(), out);
   out->push_back(',');
@@ -49,11 +52,11 @@ void StepsCsvLogger::process_market_step_end_log(const MarketStepEndLog& log) {
   out->push_back(',');
   AppendPythonInt(m.get_time(), out);
   out->push_back(',');
-  AppendMarketPrice(m, out);
+  AppendMarketPrice(m, &cache[0], out);
   out->push_back(',');
-  AppendPythonFloat(m.get_fundamental_price(), out);
+  cache[1].Append(m.get_fundamental_price(), out);
   out->push_back(',');
-  if (auto mid = m.get_mid_price()) AppendPythonFloat(*mid, out);
+  if (auto mid = m.get_mid_price()) cache[2].Append(*mid, out);
   out->push_back(',');
   AppendBookPrice(m, m.get_best_buy_price(), out);
   out->push_back(',');

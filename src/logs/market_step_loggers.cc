@@ -12,12 +12,13 @@ namespace {
 constexpr size_t kFlushBytes = 1 << 16;
 }  // namespace
 
-void AppendMarketPrice(const Market& market, std::string* out) {
+void AppendMarketPrice(const Market& market, PythonFloatCache* cache,
+                       std::string* out) {
   const double price = market.get_market_price();
   if (market.market_price_is_int(market.get_time())) {
     AppendPythonIntegralDouble(price, out);
   } else {
-    AppendPythonFloat(price, out);
+    cache->Append(price, out);
   }
 }
 
@@ -25,6 +26,9 @@ MarketStepPrintLogger::~MarketStepPrintLogger() { flush(); }
 
 void MarketStepPrintLogger::process_market_step_end_log(
     const MarketStepEndLog& log) {
+  const size_t id = static_cast<size_t>(log.market.market_id());
+  if (id >= caches_.size()) caches_.resize(id + 1);
+  auto& cache = caches_[id];
   AppendPythonInt(log.session.session_id(), &buffer_);
   buffer_.push_back(' ');
   AppendPythonInt(log.market.get_time(), &buffer_);
@@ -33,9 +37,9 @@ void MarketStepPrintLogger::process_market_step_end_log(
   buffer_.push_back(' ');
   buffer_.append(log.market.name());
   buffer_.push_back(' ');
-  AppendMarketPrice(log.market, &buffer_);
+  AppendMarketPrice(log.market, &cache[0], &buffer_);
   buffer_.push_back(' ');
-  AppendPythonFloat(log.market.get_fundamental_price(), &buffer_);
+  cache[1].Append(log.market.get_fundamental_price(), &buffer_);
   buffer_.push_back('\n');
   if (buffer_.size() >= kFlushBytes) flush();
 }

@@ -21,11 +21,6 @@ constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 
 bool IsNone(double x) { return std::isnan(x); }
 
-std::optional<double> OptionalOf(double x) {
-  if (IsNone(x)) return std::nullopt;
-  return x;
-}
-
 // Python's math.ulp.
 double Ulp(double x) {
   x = std::fabs(x);
@@ -39,7 +34,11 @@ double Ulp(double x) {
 
 template <typename T>
 void ExtendTo(std::vector<T>* v, size_t n, T fill) {
-  if (v->size() < n) v->resize(n, fill);
+  if (v->size() + 1 == n) {
+    v->push_back(fill);
+  } else if (v->size() < n) {
+    v->resize(n, fill);
+  }
 }
 
 }  // namespace
@@ -83,72 +82,23 @@ void Market::setup(const Settings& settings) {
 
 // --- History getters ---
 
-void Market::CheckTime(int64_t t, const char* what) const {
-  if (t > time_) {
-    throw SimulationError("market " + name_ + ": cannot read the " + what +
-                          " at step " + std::to_string(t) +
-                          ", a future step (now " + std::to_string(time_) +
-                          ")");
-  }
+void Market::FailTime(int64_t t) const {
   if (t < 0) {
-    throw SimulationError("market " + name_ + ": cannot read the " + what +
-                          " at negative step " + std::to_string(t));
+    throw SimulationError("market " + name_ + ": cannot read step " +
+                          std::to_string(t) + ", a negative step");
   }
+  throw SimulationError("market " + name_ + ": cannot read step " +
+                        std::to_string(t) + ", a future step (now " +
+                        std::to_string(time_) + ")");
 }
 
-double Market::get_market_price(int64_t t) const {
-  CheckTime(t, "market price");
-  const double v = h_.market_prices[t];
-  if (IsNone(v)) {
-    throw SimulationError("market " + name_ + " has no market price at step " +
-                          std::to_string(t));
-  }
-  return v;
-}
-
-std::optional<double> Market::get_mid_price(int64_t t) const {
-  CheckTime(t, "mid price");
-  return OptionalOf(h_.mid_prices[t]);
-}
-
-std::optional<double> Market::get_last_executed_price(int64_t t) const {
-  CheckTime(t, "last executed price");
-  return OptionalOf(h_.last_executed_prices[t]);
-}
-
-double Market::get_fundamental_price(int64_t t) const {
-  CheckTime(t, "fundamental price");
-  const double v = h_.fundamental_prices[t];
-  if (IsNone(v)) {
-    throw SimulationError("market " + name_ +
-                          " has no fundamental price at step " +
-                          std::to_string(t));
-  }
-  return v;
-}
-
-int64_t Market::get_executed_volume(int64_t t) const {
-  CheckTime(t, "executed volume");
-  return h_.executed_volumes[t];
-}
-
-double Market::get_executed_total_price(int64_t t) const {
-  CheckTime(t, "executed total price");
-  return h_.executed_total_prices[t];
-}
-
-int64_t Market::get_n_buy_order(int64_t t) const {
-  CheckTime(t, "number of buy orders");
-  return h_.n_buy_orders[t];
-}
-
-int64_t Market::get_n_sell_order(int64_t t) const {
-  CheckTime(t, "number of sell orders");
-  return h_.n_sell_orders[t];
+void Market::FailNone(int64_t t, const char* what) const {
+  throw SimulationError("market " + name_ + " has no " + what + " at step " +
+                        std::to_string(t));
 }
 
 double Market::get_vwap(int64_t t) const {
-  CheckTime(t, "VWAP");
+  CheckTime(t);
   // PAMS sums Python ints and floats left to right.
   int64_t volume = 0;
   double total = 0.0;
@@ -158,11 +108,6 @@ double Market::get_vwap(int64_t t) const {
   }
   if (volume == 0) return std::numeric_limits<double>::quiet_NaN();
   return total / static_cast<double>(volume);
-}
-
-bool Market::market_price_is_int(int64_t t) const {
-  CheckTime(t, "market price");
-  return h_.market_price_is_int[t] != 0;
 }
 
 std::span<const double> Market::market_prices() const {
@@ -223,6 +168,8 @@ void Market::update_time(double next_fundamental_price) {
   ++time_;
   ExpireOrders(&buy_book_);
   ExpireOrders(&sell_book_);
+  // Histories grow by one entry per step (a subclass may have preset the
+  // first entries in setup()).
   const size_t n = static_cast<size_t>(time_ + 1);
   ExtendTo(&h_.market_prices, n, kNone);
   ExtendTo<uint8_t>(&h_.market_price_is_int, n, 0);
@@ -349,7 +296,8 @@ CancelLog Market::cancel_order(const Cancel& cancel) {
   // an order that is gone (executed, expired) is logged as given.
   int64_t volume = order.volume;
   if (book.contains(order)) {
-    volume = book.impl_->orders.find(PriorityKeyOf(order))->second.volume;
+    volume = book.impl_->order(*book.impl_->entries.find(PriorityKeyOf(order)))
+                 .volume;
     book.remove(order);
   }
   UpdateMarketPrice();
@@ -377,7 +325,8 @@ bool Market::remain_executable_orders() const {
   // by the other side's limit orders, else no price can be set.
   int64_t sell_market = 0, sell_limit = 0, buy_market = 0, buy_limit = 0;
   std::optional<double> min_sell, max_buy;
-  for (const auto& [key, o] : sell_book_.impl_->orders) {
+  for (const auto& entry : sell_book_.impl_->entries) {
+    const Order& o = sell_book_.impl_->order(entry);
     if (!o.price) {
       sell_market += o.volume;
     } else {
@@ -385,7 +334,8 @@ bool Market::remain_executable_orders() const {
       if (!min_sell) min_sell = o.price;
     }
   }
-  for (const auto& [key, o] : buy_book_.impl_->orders) {
+  for (const auto& entry : buy_book_.impl_->entries) {
+    const Order& o = buy_book_.impl_->order(entry);
     if (!o.price) {
       buy_market += o.volume;
     } else {
@@ -440,10 +390,12 @@ void Market::execution(std::vector<ExecutionLog>* logs) {
   // _collect_pending_executions, without removing anything yet.
   pending_.clear();
   std::optional<double> price;
-  auto buy_it = buy_book_.impl_->orders.begin();
-  auto sell_it = sell_book_.impl_->orders.begin();
-  const auto buy_end = buy_book_.impl_->orders.end();
-  const auto sell_end = sell_book_.impl_->orders.end();
+  const OrderBook::Impl& buys = *buy_book_.impl_;
+  const OrderBook::Impl& sells = *sell_book_.impl_;
+  auto buy_it = buys.entries.begin();
+  auto sell_it = sells.entries.begin();
+  const auto buy_end = buys.entries.end();
+  const auto sell_end = sells.entries.end();
   const Order* buy = nullptr;
   const Order* sell = nullptr;
   int64_t buy_left = 0;
@@ -451,13 +403,13 @@ void Market::execution(std::vector<ExecutionLog>* logs) {
   while (true) {
     if (buy_left == 0) {
       if (buy_it == buy_end) break;
-      buy = &buy_it->second;
+      buy = &buys.order(*buy_it);
       ++buy_it;
       buy_left = buy->volume;
     }
     if (sell_left == 0) {
       if (sell_it == sell_end) break;
-      sell = &sell_it->second;
+      sell = &sells.order(*sell_it);
       ++sell_it;
       sell_left = sell->volume;
     }

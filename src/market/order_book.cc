@@ -1,5 +1,7 @@
 #include "pams/market/order_book.h"
 
+#include <algorithm>
+
 #include "order_book_impl.h"
 #include "pams/errors.h"
 
@@ -10,20 +12,20 @@ OrderBook::OrderBook(bool is_buy)
 
 OrderBook::~OrderBook() = default;
 
-size_t OrderBook::size() const { return impl_->orders.size(); }
+size_t OrderBook::size() const { return impl_->entries.size(); }
 
 const Order* OrderBook::best_order() const {
-  if (impl_->orders.empty()) return nullptr;
-  return &impl_->orders.begin()->second;
+  if (impl_->entries.empty()) return nullptr;
+  return &impl_->order(*impl_->entries.begin());
 }
 
 std::optional<double> OrderBook::best_price() const {
-  if (impl_->orders.empty()) return std::nullopt;
-  return impl_->orders.begin()->second.price;
+  if (impl_->entries.empty()) return std::nullopt;
+  return impl_->order(*impl_->entries.begin()).price;
 }
 
 void OrderBook::for_each(const std::function<void(const Order&)>& f) const {
-  for (const auto& [key, order] : impl_->orders) f(order);
+  for (const Impl::Entry& e : impl_->entries) f(impl_->order(e));
 }
 
 std::vector<std::pair<std::optional<double>, int64_t>>
@@ -31,7 +33,8 @@ OrderBook::get_price_volume() const {
   // Orders at one price are adjacent in priority order (market orders, which
   // have no price, all come first), so one pass groups them.
   std::vector<std::pair<std::optional<double>, int64_t>> result;
-  for (const auto& [key, order] : impl_->orders) {
+  for (const Impl::Entry& e : impl_->entries) {
+    const Order& order = impl_->order(e);
     if (!result.empty() && result.back().first == order.price) {
       result.back().second += order.volume;
     } else {
@@ -43,50 +46,55 @@ OrderBook::get_price_volume() const {
 
 bool OrderBook::contains(const Order& order) const {
   if (order.kind == OrderKind::kLimit && !order.price) return false;
-  auto it = impl_->orders.find(PriorityKeyOf(order));
-  return it != impl_->orders.end() && it->second.kind == order.kind &&
-         it->second.price == order.price;
+  auto it = impl_->entries.find(PriorityKeyOf(order));
+  if (it == impl_->entries.end()) return false;
+  const Order& held = impl_->order(*it);
+  return held.kind == order.kind && held.price == order.price;
 }
 
 void OrderBook::add(Order* order) {
   order->placed_at = time_;
-  const PriorityKey key = PriorityKeyOf(*order);
-  impl_->orders.emplace(key, *order);
+  const uint32_t slot = impl_->Store(*order);
+  impl_->entries.insert(Impl::Entry{PriorityKeyOf(*order), slot});
   if (order->ttl) {
-    impl_->expiry.insert(
-        ExpiryKey{order->placed_at + *order->ttl, order->order_id, key});
+    impl_->expiry.push_back(
+        Impl::Expiry{order->placed_at + *order->ttl, order->order_id, slot});
+    std::push_heap(impl_->expiry.begin(), impl_->expiry.end());
   }
 }
 
 bool OrderBook::remove(const Order& order) {
   if (!contains(order)) return false;
-  impl_->Erase(impl_->orders.find(PriorityKeyOf(order)));
+  impl_->Erase(impl_->entries.find(PriorityKeyOf(order)));
   return true;
 }
 
 void OrderBook::change_order_volume(const Order& order, int64_t delta) {
-  auto it = impl_->orders.find(PriorityKeyOf(order));
-  if (it == impl_->orders.end()) {
+  auto it = impl_->entries.find(PriorityKeyOf(order));
+  if (it == impl_->entries.end()) {
     throw SimulationError("order " + std::to_string(order.order_id) +
                           " is not in the order book");
   }
-  it->second.volume += delta;
-  if (it->second.volume < 0) {
+  Order& held = impl_->order(*it);
+  held.volume += delta;
+  if (held.volume < 0) {
     throw SimulationError("order " + std::to_string(order.order_id) +
                           " would get a negative volume");
   }
-  if (it->second.volume == 0) impl_->Erase(it);
+  if (held.volume == 0) impl_->Erase(it);
 }
 
 void OrderBook::set_time(int64_t time, std::vector<Order>* expired) {
   time_ = time;
-  auto& expiry = impl_->expiry;
-  while (!expiry.empty() && expiry.begin()->expires_at < time) {
-    const ExpiryKey e = *expiry.begin();
-    expiry.erase(expiry.begin());
-    auto it = impl_->orders.find(e.priority);
-    expired->push_back(it->second);
-    impl_->orders.erase(it);
+  auto& heap = impl_->expiry;
+  while (!heap.empty() && heap.front().expires_at < time) {
+    const Impl::Expiry e = heap.front();
+    std::pop_heap(heap.begin(), heap.end());
+    heap.pop_back();
+    const Order& held = impl_->slots[e.slot];
+    if (held.order_id != e.order_id) continue;  // left the book earlier
+    expired->push_back(held);
+    impl_->Erase(impl_->entries.find(PriorityKeyOf(held)));
   }
 }
 

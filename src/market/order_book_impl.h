@@ -2,19 +2,25 @@
 // (whose execution rule walks the books in priority order). Private to the
 // library.
 //
-// Orders live in a B-tree ordered by priority key: (sort key, order id),
-// where the sort key is -inf for market orders, -price for buy limit orders
-// and price for sell limit orders. Order ids grow with placement time within
-// a market, so this is exactly PAMS's order (kind, price, placed_at,
-// order_id). Expiry uses a second B-tree ordered by (expiry time, order id).
+// Orders live in a pool of slots (reused, so steady-state steps allocate
+// nothing). A B-tree of small entries orders them by priority key:
+// (sort key, order id), where the sort key is -inf for market orders, -price
+// for buy limit orders and price for sell limit orders. Order ids grow with
+// placement time within a market, so this is exactly PAMS's order (kind,
+// price, placed_at, order_id).
+//
+// Expiry uses a binary min-heap of (expiry time, order id, slot). An order
+// that leaves the book early (executed, canceled) keeps its heap entry until
+// that entry's time comes; the entry is then recognised as stale because its
+// slot no longer holds that order id.
 
 #ifndef PAMS_SRC_MARKET_ORDER_BOOK_IMPL_H_
 #define PAMS_SRC_MARKET_ORDER_BOOK_IMPL_H_
 
 #include <cstdint>
 #include <limits>
+#include <vector>
 
-#include "absl/container/btree_map.h"
 #include "absl/container/btree_set.h"
 #include "pams/market/order.h"
 #include "pams/market/order_book.h"
@@ -29,16 +35,6 @@ struct PriorityKey {
   }
 };
 
-struct ExpiryKey {
-  int64_t expires_at;  // placed_at + ttl
-  int64_t order_id;
-  PriorityKey priority;
-  bool operator<(const ExpiryKey& o) const {
-    return expires_at < o.expires_at ||
-           (expires_at == o.expires_at && order_id < o.order_id);
-  }
-};
-
 inline PriorityKey PriorityKeyOf(const Order& order) {
   if (order.kind == OrderKind::kMarket) {
     return {-std::numeric_limits<double>::infinity(), order.order_id};
@@ -47,16 +43,54 @@ inline PriorityKey PriorityKeyOf(const Order& order) {
 }
 
 struct OrderBook::Impl {
-  absl::btree_map<PriorityKey, Order> orders;
-  absl::btree_set<ExpiryKey> expiry;
+  struct Entry {
+    PriorityKey key;
+    uint32_t slot;
+  };
+  struct EntryLess {
+    using is_transparent = void;
+    bool operator()(const Entry& a, const Entry& b) const { return a.key < b.key; }
+    bool operator()(const Entry& a, const PriorityKey& b) const { return a.key < b; }
+    bool operator()(const PriorityKey& a, const Entry& b) const { return a < b.key; }
+  };
+  struct Expiry {
+    int64_t expires_at;  // placed_at + ttl
+    int64_t order_id;
+    uint32_t slot;
+    // std::push_heap builds a max-heap; "greater" puts the earliest on top.
+    bool operator<(const Expiry& o) const {
+      return expires_at > o.expires_at ||
+             (expires_at == o.expires_at && order_id > o.order_id);
+    }
+  };
+  using Iterator = absl::btree_set<Entry, EntryLess>::iterator;
 
-  using Iterator = absl::btree_map<PriorityKey, Order>::iterator;
+  absl::btree_set<Entry, EntryLess> entries;
+  std::vector<Order> slots;
+  std::vector<uint32_t> free_slots;
+  std::vector<Expiry> expiry;
 
-  // Removes the order at it (and its expiry entry).
+  Order& order(const Entry& e) { return slots[e.slot]; }
+  const Order& order(const Entry& e) const { return slots[e.slot]; }
+
+  // A free slot holding a copy of `order`.
+  uint32_t Store(const Order& o) {
+    if (free_slots.empty()) {
+      slots.push_back(o);
+      return static_cast<uint32_t>(slots.size() - 1);
+    }
+    const uint32_t slot = free_slots.back();
+    free_slots.pop_back();
+    slots[slot] = o;
+    return slot;
+  }
+
+  // Removes the order at it. Its expiry entry goes stale (see above).
   Iterator Erase(Iterator it) {
-    const Order& o = it->second;
-    if (o.ttl) expiry.erase(ExpiryKey{o.placed_at + *o.ttl, o.order_id, {}});
-    return orders.erase(it);
+    const uint32_t slot = it->slot;
+    slots[slot].order_id = -1;  // marks the slot free for stale-entry checks
+    free_slots.push_back(slot);
+    return entries.erase(it);
   }
 };
 

@@ -152,6 +152,38 @@ void Random::Twist() {
   index_ = 0;
 }
 
+void Random::skip_randbelow_descending(uint64_t m64) {
+  if (m64 > 0xffffffffu) {
+    throw std::invalid_argument("Random::skip_randbelow_descending: m >= 2^32");
+  }
+  uint32_t m = static_cast<uint32_t>(m64);
+  if (m == 0) return;
+  // Each output is tempered in a vectorizable pass over the block; the
+  // scan then carries only m: an output is accepted, and m steps down, when
+  // it is below m after dropping the bits randbelow(m) drops.
+  int shift = 32 - BitLength(m);
+  uint32_t low = uint32_t{1} << (31 - shift);  // m's bit length holds while m >= low
+  uint32_t words[kN];
+  for (;;) {
+    if (index_ >= kN) Twist();
+    const uint32_t len = kN - index_;
+    const uint32_t* src = mt_.data() + index_;
+    for (uint32_t t = 0; t < len; ++t) words[t] = Temper(src[t]);
+    for (uint32_t t = 0; t < len; ++t) {
+      if (m < low) {
+        ++shift;
+        low >>= 1;
+      }
+      m -= (words[t] >> shift) < m;
+      if (m == 0) {
+        index_ += t + 1;
+        return;
+      }
+    }
+    index_ = kN;
+  }
+}
+
 uint64_t Random::getrandbits(int k) {
   if (k < 0 || k > 64) {
     throw std::invalid_argument("Random::getrandbits: k must be in [0, 64], got " +

@@ -440,19 +440,21 @@ void Runner::IterateMarketUpdates(Session& session) {
 }
 
 void Runner::UpdateMarkets(Session& session) {
-  // PAMS shuffles every normal agent every step, even when one will be asked.
-  prng_.sample_all<Agent*>(simulator_->normal_frequency_agents(),
-                           &shuffled_agents_);
+  // PAMS shuffles every normal agent every step, even when one will be
+  // asked: the agents asked are the first ones of the shuffle, and finish()
+  // draws what the rest of it would have drawn.
+  agent_sample_.start(&prng_, simulator_->normal_frequency_agents());
   n_batches_ = 0;
-  collect_orders_from_normal_agents(session, shuffled_agents_);
+  collect_orders_from_normal_agents(session, &agent_sample_);
+  agent_sample_.finish();
   HandleOrders(session);
 }
 
-void Runner::collect_orders_from_normal_agents(
-    Session& session, const std::vector<Agent*>& agents) {
+void Runner::collect_orders_from_normal_agents(Session& session,
+                                               LazySample<Agent*>* agents) {
   int64_t n_orders = 0;
-  for (Agent* agent : agents) {
-    if (n_orders >= session.max_normal_orders()) break;
+  while (n_orders < session.max_normal_orders() && agents->has_next()) {
+    Agent* agent = agents->next();
     Batch* batch = next_batch(agent);
     call_submit_orders(agent, &batch->actions);
     if (batch->actions.empty()) continue;

@@ -244,9 +244,11 @@ void Simulator::trigger_after_step_for_market(Market& market) {
   });
 }
 
-void Simulator::warn(const std::string& message) {
-  if (!warned_.insert(message).second) return;
-  std::fprintf(stderr, "warning: %s\n", message.c_str());
+void Simulator::warn(std::string_view message) {
+  if (warned_.find(message) != warned_.end()) return;
+  warned_.emplace(message);
+  std::fprintf(stderr, "warning: %.*s\n", static_cast<int>(message.size()),
+               message.data());
 }
 
 }  // namespace pams

@@ -19,10 +19,13 @@
 #ifndef PAMS_LOGS_CSV_LOGGERS_H_
 #define PAMS_LOGS_CSV_LOGGERS_H_
 
+#include <array>
 #include <string>
+#include <vector>
 
 #include "pams/logs/logger.h"
 #include "pams/util/output_file.h"
+#include "pams/util/python_format.h"
 
 namespace pams {
 
@@ -38,6 +41,8 @@ class StepsCsvLogger : public Logger {
 
  private:
   OutputFile file_;
+  // Per market: market, fundamental and mid price texts.
+  std::vector<std::array<PythonFloatCache, 3>> caches_;
 };
 
 class AgentsCsvLogger : public Logger {

@@ -12,12 +12,14 @@
 #ifndef PAMS_LOGS_MARKET_STEP_LOGGERS_H_
 #define PAMS_LOGS_MARKET_STEP_LOGGERS_H_
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "pams/logs/logger.h"
+#include "pams/util/python_format.h"
 
 namespace pams {
 
@@ -33,6 +35,8 @@ class MarketStepPrintLogger : public Logger {
  private:
   std::FILE* out_;
   std::string buffer_;
+  // Per market: [market price, fundamental price].
+  std::vector<std::array<PythonFloatCache, 2>> caches_;
 };
 
 class MarketStepSaver : public Logger {
@@ -55,7 +59,8 @@ class MarketStepSaver : public Logger {
 
 // The market price at the market's current step as Python prints it (an int
 // price, from an integer tick size, prints without ".0").
-void AppendMarketPrice(const Market& market, std::string* out);
+void AppendMarketPrice(const Market& market, PythonFloatCache* cache,
+                       std::string* out);
 
 }  // namespace pams
 

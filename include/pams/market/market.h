@@ -91,31 +91,62 @@ class Market {
   // a negative step, or a required value that is None throws
   // SimulationError (PAMS raises AssertionError). ---
   double get_market_price() const { return get_market_price(time_); }
-  double get_market_price(int64_t t) const;
+  double get_market_price(int64_t t) const {
+    CheckTime(t);
+    const double v = h_.market_prices[t];
+    if (v != v) FailNone(t, "market price");  // None (NaN)
+    return v;
+  }
   std::optional<double> get_mid_price() const { return get_mid_price(time_); }
-  std::optional<double> get_mid_price(int64_t t) const;
+  std::optional<double> get_mid_price(int64_t t) const {
+    CheckTime(t);
+    return OptionalOf(h_.mid_prices[t]);
+  }
   std::optional<double> get_last_executed_price() const {
     return get_last_executed_price(time_);
   }
-  std::optional<double> get_last_executed_price(int64_t t) const;
+  std::optional<double> get_last_executed_price(int64_t t) const {
+    CheckTime(t);
+    return OptionalOf(h_.last_executed_prices[t]);
+  }
   double get_fundamental_price() const { return get_fundamental_price(time_); }
-  double get_fundamental_price(int64_t t) const;
+  double get_fundamental_price(int64_t t) const {
+    CheckTime(t);
+    const double v = h_.fundamental_prices[t];
+    if (v != v) FailNone(t, "fundamental price");
+    return v;
+  }
   int64_t get_executed_volume() const { return get_executed_volume(time_); }
-  int64_t get_executed_volume(int64_t t) const;
+  int64_t get_executed_volume(int64_t t) const {
+    CheckTime(t);
+    return h_.executed_volumes[t];
+  }
   double get_executed_total_price() const {
     return get_executed_total_price(time_);
   }
-  double get_executed_total_price(int64_t t) const;
+  double get_executed_total_price(int64_t t) const {
+    CheckTime(t);
+    return h_.executed_total_prices[t];
+  }
   int64_t get_n_buy_order() const { return get_n_buy_order(time_); }
-  int64_t get_n_buy_order(int64_t t) const;
+  int64_t get_n_buy_order(int64_t t) const {
+    CheckTime(t);
+    return h_.n_buy_orders[t];
+  }
   int64_t get_n_sell_order() const { return get_n_sell_order(time_); }
-  int64_t get_n_sell_order(int64_t t) const;
+  int64_t get_n_sell_order(int64_t t) const {
+    CheckTime(t);
+    return h_.n_sell_orders[t];
+  }
   // Volume-weighted average execution price over steps 0..t; NaN when
   // nothing was executed. O(t).
   double get_vwap() const { return get_vwap(time_); }
   double get_vwap(int64_t t) const;
   // Whether the market price at t is a Python int (for printing).
-  bool market_price_is_int(int64_t t) const;
+  bool market_price_is_int(int64_t t) const {
+    CheckTime(t);
+    return h_.market_price_is_int[t] != 0;
+  }
 
   // Whole histories for steps 0..get_time() (empty before the first step).
   std::span<const double> market_prices() const;
@@ -182,7 +213,16 @@ class Market {
  private:
   std::optional<int64_t> TickLevelIfOnTick(double price) const;
   void UpdateMarketPrice();
-  void CheckTime(int64_t t, const char* what) const;
+  // Steps outside 0..get_time() cannot be read (PAMS: AssertionError).
+  void CheckTime(int64_t t) const {
+    if (t > time_ || t < 0) [[unlikely]] FailTime(t);
+  }
+  [[noreturn]] void FailTime(int64_t t) const;
+  [[noreturn]] void FailNone(int64_t t, const char* what) const;
+  static std::optional<double> OptionalOf(double x) {
+    if (x != x) return std::nullopt;  // NaN stands for None
+    return x;
+  }
   void ExpireOrders(OrderBook* book);
   ExecutionLog ExecuteOrders(double price, int64_t volume, const Order& buy,
                              const Order& sell);

@@ -140,45 +140,40 @@ class Random {
       }
       return;
     }
-    // _randbelow(m) for m < 2^32 rejects 0-50% of the outputs at random, so a
-    // loop with one output per test mispredicts often. Testing the next two
-    // pre-tempered outputs at once and taking the first accepted one makes
-    // the common case (one of two accepted) free of data-dependent branches;
-    // the outputs consumed are exactly _randbelow's. (Measured: two
-    // candidates beat one and three; 64-word chunks keep small calls cheap.)
-    uint32_t buf[kChunkWords];
-    uint32_t pos = 0;
-    uint32_t len = 0;
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t m = static_cast<uint32_t>(n - i);
-      const int shift = 32 - BitLength(m);
-      uint32_t j;
-      bool found = false;
-      if (pos + 2 <= len) {
-        // Arithmetic rather than ?: so that the compiler emits no branch.
-        // (w >> shift) >= m is w >= (m << shift), which keeps the shift off
-        // the loop-carried path through pos.
-        const uint32_t limit = m << shift;
-        const uint32_t r0 = buf[pos] >= limit;
-        const uint32_t r1 = buf[pos + 1] >= limit;
-        j = buf[pos + r0] >> shift;
-        pos += r0 + 1;
-        found = (r0 & r1) == 0;
-      }
-      if (!found) {
-        // Near the end of a chunk, or two rejections in a row.
-        for (;;) {
-          if (pos == len) {
-            len = FillChunk(buf);
-            pos = 0;
-          }
-          j = buf[pos++] >> shift;
-          if (j < m) break;
+    // _randbelow(m) for m < 2^32 rejects 0-50% of the outputs at random.
+    // The picks of a block of positions are drawn first, in a loop that
+    // carries only m and the pick count from one output to the next (whether
+    // an output is accepted decides, without a branch, whether the count and
+    // m move); the swaps follow in a second loop. Mixing the two, or
+    // branching on acceptance, costs about half again as much: rejections
+    // mispredict, and swapping in place chains each step to the last store.
+    constexpr uint32_t kBlock = 256;
+    uint32_t picks[kBlock];
+    uint32_t m = static_cast<uint32_t>(n);  // next draw is _randbelow(m)
+    int shift = 32 - BitLength(m);
+    uint32_t low = m == 0 ? 0 : uint32_t{1} << (31 - shift);  // bit length holds while m >= low
+    size_t i = 0;
+    while (m > 0) {
+      const uint32_t stop = m > kBlock ? m - kBlock : 0;
+      uint32_t k = 0;
+      while (m > stop) {
+        if (m < low) {  // m lost a bit: _randbelow keeps one bit more
+          ++shift;
+          low >>= 1;
         }
+        const uint32_t v = genrand_uint32() >> shift;
+        const uint32_t accept = v < m;
+        picks[k] = v;
+        k += accept;
+        m -= accept;
       }
-      std::swap(a[i], a[n - 1 - j]);
+      for (uint32_t q = 0; q < k; ++q, ++i) {
+        const size_t target = n - 1 - picks[q];
+        const T picked = a[target];
+        a[target] = a[i];
+        a[i] = picked;
+      }
     }
-    index_ -= len - pos;  // Give back the tempered outputs not used.
   }
 
   // The same for a vector, for which template deduction cannot see the span.
@@ -186,6 +181,12 @@ class Random {
   void sample_all(const std::vector<T>& population, std::vector<T>* out) {
     sample_all(std::span<const T>(population), out);
   }
+
+  // Consumes exactly the outputs that randbelow(m), randbelow(m - 1), ...,
+  // randbelow(1) would, without computing their results: the rest of a
+  // sample() whose remaining picks nobody looks at (see LazySample).
+  // REQUIRES: m < 2^32.
+  void skip_randbelow_descending(uint64_t m);
 
   // random.sample(range(n), k) as indices, both of CPython's branches.
   // REQUIRES: k <= n.
@@ -212,18 +213,6 @@ class Random {
   void InitByArray(std::span<const uint32_t> key);
   // Refills mt_ with the next 624 words and sets index_ to 0.
   void Twist();
-
-  // Tempers the next (up to) kChunkWords outputs into buf, twisting first if
-  // needed, and returns how many; index_ moves past them.
-  static constexpr uint32_t kChunkWords = 64;
-  uint32_t FillChunk(uint32_t* buf) {
-    if (index_ >= kStateWords) Twist();
-    const uint32_t len = std::min<uint32_t>(kChunkWords, kStateWords - index_);
-    const uint32_t* src = mt_.data() + index_;
-    for (uint32_t t = 0; t < len; ++t) buf[t] = Temper(src[t]);
-    index_ += len;
-    return len;
-  }
 
   // MT19937's output tempering.
   static uint32_t Temper(uint32_t y) {

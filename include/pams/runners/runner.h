@@ -27,6 +27,7 @@
 
 #include "pams/config/json.h"
 #include "pams/market/order.h"
+#include "pams/random/lazy_sample.h"
 #include "pams/random/random.h"
 #include "pams/runners/class_registry.h"
 #include "pams/simulator/simulator.h"
@@ -69,12 +70,14 @@ class Runner {
     std::vector<Action> actions;
   };
 
-  // Asks normal agents, in the given (already shuffled) order, for orders
-  // until session.max_normal_orders() of them returned some, appending one
-  // batch per agent with orders via add_batch(). Parallel runners override
-  // this; the result must be exactly what this sequential version gives.
-  virtual void collect_orders_from_normal_agents(
-      Session& session, const std::vector<Agent*>& agents);
+  // Asks normal agents, in shuffled order (agents->next()), for orders
+  // until session.max_normal_orders() of them returned some, committing one
+  // batch per agent with orders (next_batch(), commit_batch()). Parallel
+  // runners override this; the batches must be exactly those this
+  // sequential version makes, and agents->next() may be called only for
+  // agents that it would ask (the caller finishes the sample).
+  virtual void collect_orders_from_normal_agents(Session& session,
+                                                 LazySample<Agent*>* agents);
 
   // Called once after setup() and before run() ends, for parallel runners
   // to start and stop their workers. Default: nothing.
@@ -121,7 +124,7 @@ class Runner {
   std::vector<std::unique_ptr<Json>> resolved_settings_;
 
   // Per-step scratch, reused so that steps allocate nothing.
-  std::vector<Agent*> shuffled_agents_;
+  LazySample<Agent*> agent_sample_;
   std::vector<Agent*> shuffled_hf_agents_;
   std::vector<Batch> batches_;
   size_t n_batches_ = 0;

@@ -18,6 +18,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -104,7 +105,9 @@ class Simulator {
 
   // Prints "warning: <message>" to stderr the first time a message is seen
   // (as Python's warnings module does for PAMS's warnings).
-  void warn(const std::string& message);
+  // Cheap when the message was seen before (no allocation), since some
+  // warnings come with every order.
+  void warn(std::string_view message);
 
  private:
   // The hooks of one (type, before/after) pair: those for every step, then
@@ -146,7 +149,7 @@ class Simulator {
   std::vector<std::unique_ptr<Event>> events_;
   HookTable hooks_[kNumHookSlots];
 
-  std::set<std::string> warned_;
+  std::set<std::string, std::less<>> warned_;
 };
 
 }  // namespace pams

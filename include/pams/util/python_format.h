@@ -8,6 +8,7 @@
 #define PAMS_UTIL_PYTHON_FORMAT_H_
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace pams {
@@ -25,6 +26,26 @@ void AppendPythonIntegralDouble(double x, std::string* out);
 
 // Appends str(n).
 void AppendPythonInt(int64_t n, std::string* out);
+
+// Remembers the text of the last float it formatted: loggers print the same
+// prices step after step (a fundamental price without volatility, a market
+// price between trades), and reusing the text skips the conversion.
+// One per column and market; one thread at a time.
+class PythonFloatCache {
+ public:
+  void Append(double x, std::string* out) {
+    if (std::memcmp(&x, &last_, sizeof x) != 0 || text_.empty()) {
+      last_ = x;
+      text_.clear();
+      AppendPythonFloat(x, &text_);
+    }
+    out->append(text_);
+  }
+
+ private:
+  double last_ = 0.0;
+  std::string text_;
+};
 
 }  // namespace pams
 
