@@ -41,5 +41,11 @@ BENCHMARK_CAPTURE(BM_Sample, CI2002_print, "samples/CI2002/config.json", true)
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Sample, CI2002_quiet, "samples/CI2002/config.json", false)
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Sample, fat_finger, "samples/fat_finger/config.json", true)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Sample, price_limit, "samples/price_limit/config.json", true)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Sample, shock_transfer, "samples/shock_transfer/config.json", true)
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "pams/config/settings.h"
 #include "pams/errors.h"
 #include "pams/market/index_market.h"
+#include "pams/simulator/simulator.h"
 
 namespace pams {
 
@@ -16,14 +17,18 @@ void ArbitrageAgent::setup(const Settings& settings,
     order_time_length_ = length->as_int();
     if (order_time_length_ <= 0) length->fail("must be positive");
   }
+  for (const Market* market : simulator()->markets()) {
+    if (dynamic_cast<const IndexMarket*>(market) != nullptr &&
+        is_market_accessible(market->market_id())) {
+      index_market_ids_.push_back(market->market_id());
+    }
+  }
 }
 
 void ArbitrageAgent::submit_orders(Markets markets,
                                    std::vector<Action>* orders) {
-  for (const Market* market : markets) {
-    const auto* index = dynamic_cast<const IndexMarket*>(market);
-    if (index == nullptr || !is_market_accessible(index->market_id())) continue;
-    SubmitOrdersForIndex(*index, orders);
+  for (int id : index_market_ids_) {
+    SubmitOrdersForIndex(*static_cast<const IndexMarket*>(markets[id]), orders);
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include "pams/market/market.h"
 
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -21,25 +22,24 @@ constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 
 bool IsNone(double x) { return std::isnan(x); }
 
-// Python's math.ulp.
+// Python's math.ulp for a finite x: the gap to the next double away from 0
+// (to the previous one for the largest double).
 double Ulp(double x) {
   x = std::fabs(x);
-  double next = std::nextafter(x, std::numeric_limits<double>::infinity());
-  if (std::isinf(next)) {
-    next = std::nextafter(x, -std::numeric_limits<double>::infinity());
-    return x - next;
-  }
+  const uint64_t bits = std::bit_cast<uint64_t>(x);
+  const double next = std::bit_cast<double>(bits + 1);
+  if (std::isinf(next)) return x - std::bit_cast<double>(bits - 1);
   return next - x;
 }
 
 template <typename T>
 void ExtendTo(std::vector<T>* v, size_t n, T fill) {
-  if (v->size() + 1 == n) {
-    v->push_back(fill);
-  } else if (v->size() < n) {
-    v->resize(n, fill);
-  }
+  if (v->size() < n) v->resize(n, fill);
 }
+
+// Histories grow in chunks of steps, as PAMS's _fill_until does, so that a
+// step only writes into them.
+constexpr size_t kHistoryChunk = 128;
 
 }  // namespace
 
@@ -168,19 +168,8 @@ void Market::update_time(double next_fundamental_price) {
   ++time_;
   ExpireOrders(&buy_book_);
   ExpireOrders(&sell_book_);
-  // Histories grow by one entry per step (a subclass may have preset the
-  // first entries in setup()).
-  const size_t n = static_cast<size_t>(time_ + 1);
-  ExtendTo(&h_.market_prices, n, kNone);
-  ExtendTo<uint8_t>(&h_.market_price_is_int, n, 0);
-  ExtendTo(&h_.mid_prices, n, kNone);
-  ExtendTo(&h_.last_executed_prices, n, kNone);
-  ExtendTo(&h_.fundamental_prices, n, kNone);
-  ExtendTo<int64_t>(&h_.executed_volumes, n, 0);
-  ExtendTo(&h_.executed_total_prices, n, 0.0);
-  ExtendTo<int64_t>(&h_.n_buy_orders, n, 0);
-  ExtendTo<int64_t>(&h_.n_sell_orders, n, 0);
   const int64_t t = time_;
+  if (static_cast<size_t>(t) >= history_size_) GrowHistories(t + 1);
   h_.fundamental_prices[t] = next_fundamental_price;
   if (t > 0) {
     // Carry the previous step's values; a running market then prices at its
@@ -202,6 +191,22 @@ void Market::update_time(double next_fundamental_price) {
     h_.market_prices[t] = next_fundamental_price;
     h_.market_price_is_int[t] = 0;
   }
+}
+
+void Market::GrowHistories(size_t n) {
+  // Entries after the current step hold PAMS's defaults (None or 0) until
+  // their step comes; a subclass may have preset the first ones in setup().
+  const size_t size = (n + kHistoryChunk - 1) / kHistoryChunk * kHistoryChunk;
+  ExtendTo(&h_.market_prices, size, kNone);
+  ExtendTo<uint8_t>(&h_.market_price_is_int, size, 0);
+  ExtendTo(&h_.mid_prices, size, kNone);
+  ExtendTo(&h_.last_executed_prices, size, kNone);
+  ExtendTo(&h_.fundamental_prices, size, kNone);
+  ExtendTo<int64_t>(&h_.executed_volumes, size, 0);
+  ExtendTo(&h_.executed_total_prices, size, 0.0);
+  ExtendTo<int64_t>(&h_.n_buy_orders, size, 0);
+  ExtendTo<int64_t>(&h_.n_sell_orders, size, 0);
+  history_size_ = size;
 }
 
 void Market::UpdateMarketPrice() {
@@ -256,10 +261,11 @@ OrderLog Market::add_order(Order* order) {
     }
     std::optional<int64_t> level = TickLevelIfOnTick(*order->price);
     if (!level) {
-      if (simulator_ != nullptr) {
+      if (simulator_ != nullptr && !warned_off_tick_) {
         simulator_->warn(
             "order price does not accord to the tick size. price will be "
             "modified");
+        warned_off_tick_ = true;
       }
       level = convert_to_tick_level(*order->price, order->is_buy);
     }

@@ -57,9 +57,9 @@ void OrderBook::add(Order* order) {
   const uint32_t slot = impl_->Store(*order);
   impl_->entries.insert(Impl::Entry{PriorityKeyOf(*order), slot});
   if (order->ttl) {
-    impl_->expiry.push_back(
-        Impl::Expiry{order->placed_at + *order->ttl, order->order_id, slot});
-    std::push_heap(impl_->expiry.begin(), impl_->expiry.end());
+    impl_->FileExpiry(
+        Impl::Expiry{order->placed_at + *order->ttl, order->order_id, slot},
+        *order->ttl);
   }
 }
 
@@ -86,15 +86,37 @@ void OrderBook::change_order_volume(const Order& order, int64_t delta) {
 
 void OrderBook::set_time(int64_t time, std::vector<Order>* expired) {
   time_ = time;
-  auto& heap = impl_->expiry;
-  while (!heap.empty() && heap.front().expires_at < time) {
-    const Impl::Expiry e = heap.front();
-    std::pop_heap(heap.begin(), heap.end());
-    heap.pop_back();
-    const Order& held = impl_->slots[e.slot];
-    if (held.order_id != e.order_id) continue;  // left the book earlier
+  Impl& b = *impl_;
+  // PAMS removes orders with placed_at + ttl < time, earliest expiry time
+  // first, each time in placement (order id) order.
+  auto expire = [&](const Impl::Expiry& e) {
+    const Order& held = b.slots[e.slot];
+    if (held.order_id != e.order_id) return;  // left the book earlier
     expired->push_back(held);
-    impl_->Erase(impl_->entries.find(PriorityKeyOf(held)));
+    b.Erase(b.entries.find(PriorityKeyOf(held)));
+  };
+  for (; b.expired_until < time; ++b.expired_until) {
+    const int64_t t = b.expired_until;
+    std::vector<Impl::Expiry>* bucket =
+        b.ring.empty() ? nullptr
+                       : &b.ring[static_cast<size_t>(t) & (b.ring.size() - 1)];
+    size_t k = 0;
+    const size_t n = bucket == nullptr ? 0 : bucket->size();
+    // Merge the bucket and the heap's entries due at t by order id.
+    while (k < n || (!b.far.empty() && b.far.front().expires_at == t)) {
+      const bool take_far =
+          !b.far.empty() && b.far.front().expires_at == t &&
+          (k == n || b.far.front().order_id < (*bucket)[k].order_id);
+      if (take_far) {
+        const Impl::Expiry e = b.far.front();
+        std::pop_heap(b.far.begin(), b.far.end());
+        b.far.pop_back();
+        expire(e);
+      } else {
+        expire((*bucket)[k++]);
+      }
+    }
+    if (bucket != nullptr) bucket->clear();
   }
 }
 

@@ -9,14 +9,16 @@
 // placement time within a market, so this is exactly PAMS's order (kind,
 // price, placed_at, order_id).
 //
-// Expiry uses a binary min-heap of (expiry time, order id, slot). An order
-// that leaves the book early (executed, canceled) keeps its heap entry until
-// that entry's time comes; the entry is then recognised as stale because its
-// slot no longer holds that order id.
+// Expiry: orders are filed under their expiry time (placed_at + ttl) in a
+// ring of per-step buckets, or in a min-heap when the time to live is longer
+// than the ring may grow. An order that leaves the book early (executed,
+// canceled) keeps its entry until that time comes; the entry is then
+// recognised as stale because its slot no longer holds that order id.
 
 #ifndef PAMS_SRC_MARKET_ORDER_BOOK_IMPL_H_
 #define PAMS_SRC_MARKET_ORDER_BOOK_IMPL_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -63,12 +65,40 @@ struct OrderBook::Impl {
              (expires_at == o.expires_at && order_id > o.order_id);
     }
   };
+  // Times to live below this go to the ring (which grows to a power of two
+  // above the longest one seen); longer ones go to the heap.
+  static constexpr int64_t kMaxRingTtl = 1024;
   using Iterator = absl::btree_set<Entry, EntryLess>::iterator;
 
   absl::btree_set<Entry, EntryLess> entries;
   std::vector<Order> slots;
   std::vector<uint32_t> free_slots;
-  std::vector<Expiry> expiry;
+  std::vector<std::vector<Expiry>> ring;  // bucket: expires_at & (size - 1)
+  std::vector<Expiry> far;                // heap, for long times to live
+  int64_t expired_until = 0;              // times < this are processed
+
+  void FileExpiry(const Expiry& e, int64_t ttl) {
+    if (ttl >= kMaxRingTtl) {
+      far.push_back(e);
+      std::push_heap(far.begin(), far.end());
+      return;
+    }
+    if (static_cast<int64_t>(ring.size()) <= ttl) GrowRing(ttl);
+    ring[static_cast<size_t>(e.expires_at) & (ring.size() - 1)].push_back(e);
+  }
+
+  void GrowRing(int64_t ttl) {
+    size_t size = ring.empty() ? 64 : ring.size();
+    while (static_cast<int64_t>(size) <= ttl) size *= 2;
+    std::vector<std::vector<Expiry>> grown(size);
+    // Entries of one new bucket come from one old bucket, in order.
+    for (const auto& bucket : ring) {
+      for (const Expiry& e : bucket) {
+        grown[static_cast<size_t>(e.expires_at) & (size - 1)].push_back(e);
+      }
+    }
+    ring = std::move(grown);
+  }
 
   Order& order(const Entry& e) { return slots[e.slot]; }
   const Order& order(const Entry& e) const { return slots[e.slot]; }

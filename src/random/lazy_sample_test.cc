@@ -38,7 +38,7 @@ TEST(LazySampleTest, MatchesSampleAllForEveryPrefix) {
 }
 
 TEST(LazySampleTest, ManyPicksSwitchToAPoolCopy) {
-  ExpectSameAsSampleAll(5000, 40, 7);     // just past the override list
+  ExpectSameAsSampleAll(5000, 12, 7);     // just past the override list
   ExpectSameAsSampleAll(5000, 4000, 8);   // most of the population
 }
 

@@ -4,6 +4,7 @@
 
 #include "pams/random/random.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -163,10 +164,11 @@ void Random::skip_randbelow_descending(uint64_t m64) {
   // it is below m after dropping the bits randbelow(m) drops.
   int shift = 32 - BitLength(m);
   uint32_t low = uint32_t{1} << (31 - shift);  // m's bit length holds while m >= low
-  uint32_t words[kN];
+  constexpr uint32_t kBlock = 256;
+  uint32_t words[kBlock];
   for (;;) {
     if (index_ >= kN) Twist();
-    const uint32_t len = kN - index_;
+    const uint32_t len = std::min<uint32_t>(kBlock, kN - index_);
     const uint32_t* src = mt_.data() + index_;
     for (uint32_t t = 0; t < len; ++t) words[t] = Temper(src[t]);
     for (uint32_t t = 0; t < len; ++t) {
@@ -180,7 +182,7 @@ void Random::skip_randbelow_descending(uint64_t m64) {
         return;
       }
     }
-    index_ = kN;
+    index_ += len;
   }
 }
 

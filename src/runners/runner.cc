@@ -145,6 +145,13 @@ void Runner::setup() {
   GenerateSessions();
   for (auto& fn : pending_setups_) fn();
   pending_setups_.clear();
+  int64_t steps = 1;  // step 0 plus every session's steps
+  for (const auto& session : simulator_->sessions()) {
+    steps += session->iteration_steps();
+  }
+  for (const auto& market : simulator_->market_objects()) {
+    market->reserve_steps(steps);
+  }
 }
 
 void Runner::GenerateMarkets() {
@@ -545,11 +552,10 @@ void Runner::HandleOrders(Session& session) {
 }
 
 void Runner::HandleHighFrequencyOrders(Session& session) {
-  prng_.sample_all<Agent*>(simulator_->high_frequency_agents(),
-                           &shuffled_hf_agents_);
+  hf_sample_.start(&prng_, simulator_->high_frequency_agents());
   int64_t n_orders = 0;
-  for (Agent* agent : shuffled_hf_agents_) {
-    if (n_orders >= session.max_high_frequency_orders()) break;
+  while (n_orders < session.max_high_frequency_orders() && hf_sample_.has_next()) {
+    Agent* agent = hf_sample_.next();
     hf_batch_.agent = agent;
     hf_batch_.actions.clear();
     call_submit_orders(agent, &hf_batch_.actions);
@@ -558,6 +564,7 @@ void Runner::HandleHighFrequencyOrders(Session& session) {
     ++n_orders;
     for (Action& action : hf_batch_.actions) ProcessOrder(session, action);
   }
+  hf_sample_.finish();
 }
 
 void Runner::ProcessOrder(Session& session, Action& action) {

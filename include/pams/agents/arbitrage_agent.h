@@ -9,6 +9,7 @@
 #define PAMS_AGENTS_ARBITRAGE_AGENT_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "pams/agents/agent.h"
 
@@ -33,6 +34,9 @@ class ArbitrageAgent : public HighFrequencyAgent {
   void SubmitOrdersForIndex(const IndexMarket& index,
                             std::vector<Action>* orders);
 
+  // The accessible index markets, in market-id order (found in setup: a
+  // simulation's markets do not change).
+  std::vector<int> index_market_ids_;
   int64_t order_volume_ = 1;
   double order_threshold_price_ = 1.0;
   int64_t order_time_length_ = 1;

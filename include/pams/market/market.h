@@ -200,12 +200,18 @@ class Market {
   // histories and carries prices forward.
   void update_time(double next_fundamental_price);
   void set_is_running(bool running) { is_running_ = running; }
+  // Allocates the histories for steps 0..steps-1 now, so that the run does
+  // not grow them (the runner calls it after setup with the run's length).
+  void reserve_steps(int64_t steps) {
+    if (steps > 0) GrowHistories(static_cast<size_t>(steps));
+  }
   // Multiplies the current fundamental price by scale, here and in the
   // simulator's Fundamentals, which regenerates the future path.
   void change_fundamental_price(double scale);
 
  protected:
   // The histories, for subclasses that preset step-0 values in setup().
+  // Entries after get_time() hold defaults (None or 0) until their step.
   Histories& histories() { return h_; }
   Logger* logger() const { return logger_; }
   Random& prng() { return prng_; }
@@ -213,6 +219,7 @@ class Market {
  private:
   std::optional<int64_t> TickLevelIfOnTick(double price) const;
   void UpdateMarketPrice();
+  void GrowHistories(size_t n);
   // Steps outside 0..get_time() cannot be read (PAMS: AssertionError).
   void CheckTime(int64_t t) const {
     if (t > time_ || t < 0) [[unlikely]] FailTime(t);
@@ -243,6 +250,8 @@ class Market {
   OrderBook buy_book_{true};
   OrderBook sell_book_{false};
   Histories h_;
+  size_t history_size_ = 0;  // every history has at least this many entries
+  bool warned_off_tick_ = false;
 
   // Scratch space reused by every call, so steady-state steps allocate
   // nothing.

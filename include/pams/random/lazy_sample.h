@@ -9,7 +9,9 @@
 // sample: the CPython pool is the population plus the few slots a pick has
 // overwritten. Results are bit-identical to Random::sample_all.
 //
-// One thread; the population must not change between start() and finish().
+// One thread. Between start() and finish() the population must not change and
+// the generator must draw nothing else, or the draws would interleave
+// differently from random.sample's.
 
 #ifndef PAMS_RANDOM_LAZY_SAMPLE_H_
 #define PAMS_RANDOM_LAZY_SAMPLE_H_
@@ -63,7 +65,7 @@ class LazySample {
   // pool[p]: the population, except where a pick moved another element in.
   // Few picks are usual and a short list of overrides is cheapest; past
   // kMaxOverrides the pool is copied once, so that many picks stay O(1).
-  static constexpr size_t kMaxOverrides = 32;
+  static constexpr size_t kMaxOverrides = 8;
 
   T Get(size_t p) const {
     if (materialized_) return pool_[p];

@@ -125,7 +125,7 @@ class Runner {
 
   // Per-step scratch, reused so that steps allocate nothing.
   LazySample<Agent*> agent_sample_;
-  std::vector<Agent*> shuffled_hf_agents_;
+  LazySample<Agent*> hf_sample_;
   std::vector<Batch> batches_;
   size_t n_batches_ = 0;
   std::vector<uint32_t> batch_order_;
