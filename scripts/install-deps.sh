@@ -12,7 +12,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # the reference PAMS run on Debian's Python, numpy and scipy, with the
   # reference BLAS/LAPACK (tests/differential)
-  python3 python3-venv python3-pip python3-numpy python3-scipy python3-tqdm
+  python3 python3-venv python3-pip python3-numpy python3-scipy
   libblas3 liblapack3
 )
 

@@ -97,26 +97,30 @@ void OrderBook::set_time(int64_t time, std::vector<Order>* expired) {
   };
   for (; b.expired_until < time; ++b.expired_until) {
     const int64_t t = b.expired_until;
-    std::vector<Impl::Expiry>* bucket =
+    Impl::Bucket* bucket =
         b.ring.empty() ? nullptr
                        : &b.ring[static_cast<size_t>(t) & (b.ring.size() - 1)];
-    size_t k = 0;
-    const size_t n = bucket == nullptr ? 0 : bucket->size();
-    // Merge the bucket and the heap's entries due at t by order id.
-    while (k < n || (!b.far.empty() && b.far.front().expires_at == t)) {
-      const bool take_far =
-          !b.far.empty() && b.far.front().expires_at == t &&
-          (k == n || b.far.front().order_id < (*bucket)[k].order_id);
-      if (take_far) {
+    uint32_t n = bucket == nullptr ? Impl::kNil : bucket->head;
+    // Merge the bucket's list and the heap's entries due at t by order id.
+    auto far_due = [&] {
+      return !b.far.empty() && b.far.front().expires_at == t;
+    };
+    while (n != Impl::kNil || far_due()) {
+      if (far_due() && (n == Impl::kNil ||
+                        b.far.front().order_id < b.nodes[n].expiry.order_id)) {
         const Impl::Expiry e = b.far.front();
         std::pop_heap(b.far.begin(), b.far.end());
         b.far.pop_back();
         expire(e);
       } else {
-        expire((*bucket)[k++]);
+        const uint32_t next = b.nodes[n].next;
+        expire(b.nodes[n].expiry);
+        b.nodes[n].next = b.free_node;
+        b.free_node = n;
+        n = next;
       }
     }
-    if (bucket != nullptr) bucket->clear();
+    if (bucket != nullptr) *bucket = Impl::Bucket{};
   }
 }
 

@@ -73,9 +73,41 @@ struct OrderBook::Impl {
   absl::btree_set<Entry, EntryLess> entries;
   std::vector<Order> slots;
   std::vector<uint32_t> free_slots;
-  std::vector<std::vector<Expiry>> ring;  // bucket: expires_at & (size - 1)
-  std::vector<Expiry> far;                // heap, for long times to live
-  int64_t expired_until = 0;              // times < this are processed
+  // The ring: one FIFO list per bucket (bucket = expires_at & (size - 1)),
+  // linked through a pool of nodes, so that filing an order allocates
+  // nothing once the pool has grown to the book's size.
+  static constexpr uint32_t kNil = 0xffffffffu;
+  struct Node {
+    Expiry expiry;
+    uint32_t next;
+  };
+  struct Bucket {
+    uint32_t head = kNil;
+    uint32_t tail = kNil;
+  };
+  std::vector<Bucket> ring;
+  std::vector<Node> nodes;
+  uint32_t free_node = kNil;
+  std::vector<Expiry> far;    // heap, for long times to live
+  int64_t expired_until = 0;  // times < this are processed
+
+  void Append(Bucket& bucket, const Expiry& e) {
+    uint32_t n;
+    if (free_node != kNil) {
+      n = free_node;
+      free_node = nodes[n].next;
+      nodes[n] = Node{e, kNil};
+    } else {
+      n = static_cast<uint32_t>(nodes.size());
+      nodes.push_back(Node{e, kNil});
+    }
+    if (bucket.tail == kNil) {
+      bucket.head = n;
+    } else {
+      nodes[bucket.tail].next = n;
+    }
+    bucket.tail = n;
+  }
 
   void FileExpiry(const Expiry& e, int64_t ttl) {
     if (ttl >= kMaxRingTtl) {
@@ -84,20 +116,25 @@ struct OrderBook::Impl {
       return;
     }
     if (static_cast<int64_t>(ring.size()) <= ttl) GrowRing(ttl);
-    ring[static_cast<size_t>(e.expires_at) & (ring.size() - 1)].push_back(e);
+    Append(ring[static_cast<size_t>(e.expires_at) & (ring.size() - 1)], e);
   }
 
   void GrowRing(int64_t ttl) {
     size_t size = ring.empty() ? 64 : ring.size();
     while (static_cast<int64_t>(size) <= ttl) size *= 2;
-    std::vector<std::vector<Expiry>> grown(size);
+    std::vector<Bucket> old = std::move(ring);
+    ring.assign(size, Bucket{});
     // Entries of one new bucket come from one old bucket, in order.
-    for (const auto& bucket : ring) {
-      for (const Expiry& e : bucket) {
-        grown[static_cast<size_t>(e.expires_at) & (size - 1)].push_back(e);
+    for (const Bucket& bucket : old) {
+      for (uint32_t n = bucket.head; n != kNil;) {
+        const uint32_t next = nodes[n].next;
+        const Expiry e = nodes[n].expiry;
+        nodes[n].next = free_node;
+        free_node = n;
+        Append(ring[static_cast<size_t>(e.expires_at) & (size - 1)], e);
+        n = next;
       }
     }
-    ring = std::move(grown);
   }
 
   Order& order(const Entry& e) { return slots[e.slot]; }

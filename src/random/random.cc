@@ -164,7 +164,7 @@ void Random::skip_randbelow_descending(uint64_t m64) {
   // it is below m after dropping the bits randbelow(m) drops.
   int shift = 32 - BitLength(m);
   uint32_t low = uint32_t{1} << (31 - shift);  // m's bit length holds while m >= low
-  constexpr uint32_t kBlock = 256;
+  constexpr uint32_t kBlock = 64;
   uint32_t words[kBlock];
   for (;;) {
     if (index_ >= kN) Twist();

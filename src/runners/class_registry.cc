@@ -29,6 +29,14 @@ const char* KindName(ClassRegistry::Kind kind) {
   return "?";
 }
 
+std::string Article(ClassRegistry::Kind kind) {
+  return std::string(kind == ClassRegistry::Kind::kAgent ||
+                             kind == ClassRegistry::Kind::kEvent
+                         ? "an "
+                         : "a ") +
+         KindName(kind);
+}
+
 }  // namespace
 
 ClassRegistry ClassRegistry::WithBuiltins() {
@@ -111,9 +119,9 @@ const ClassRegistry::Entry& ClassRegistry::Find(const std::string& name,
                                 "classes)");
   }
   if (it->second.kind != kind) {
-    throw ConfigError(path, "class \"" + name + "\" is a " +
-                                KindName(it->second.kind) + " class, not a " +
-                                KindName(kind) + " class");
+    throw ConfigError(path, "class \"" + name + "\" is " +
+                                Article(it->second.kind) + " class, not " +
+                                Article(kind) + " class");
   }
   if (it->second.is_abstract) {
     throw ConfigError(path, "class \"" + name +

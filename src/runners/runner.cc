@@ -143,7 +143,17 @@ void Runner::setup() {
   SetFundamentalCorrelations();
   GenerateAgents();
   GenerateSessions();
-  for (auto& fn : pending_setups_) fn();
+  for (const PendingSetup& pending : pending_setups_) {
+    // A setup that fails in a way that is not a ConfigError (a plugin class,
+    // a rule of the model) still names the entry it came from.
+    try {
+      pending.fn();
+    } catch (const ConfigError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw ConfigError(pending.path, e.what());
+    }
+  }
   pending_setups_.clear();
   int64_t steps = 1;  // step 0 plus every session's steps
   for (const auto& session : simulator_->sessions()) {
@@ -197,7 +207,7 @@ void Runner::GenerateMarkets() {
                                               fundamental_price, drift,
                                               volatility);
       }
-      pending_setups_.push_back([market, s] { market->setup(s); });
+      pending_setups_.push_back({name, [market, s] { market->setup(s); }});
     }
   }
 }
@@ -291,7 +301,7 @@ void Runner::GenerateAgents() {
           registry_.create_agent(g.class_name, std::move(init), name + ".class"),
           name);
       pending_setups_.push_back(
-          [agent, s, accessible] { agent->setup(s, accessible); });
+          {name, [agent, s, accessible] { agent->setup(s, accessible); }});
     }
   }
 }
@@ -316,7 +326,7 @@ void Runner::GenerateSessions() {
     if (steps < 0) s["iterationSteps"].fail("must be >= 0");
     start_time += steps;
     Session* session_ptr = simulator_->add_session(std::move(session));
-    pending_setups_.push_back([session_ptr, s] { session_ptr->setup(s); });
+    pending_setups_.push_back({s.path(), [session_ptr, s] { session_ptr->setup(s); }});
     const std::optional<Settings> events = s.find("events");
     if (!events) continue;
     const std::vector<std::string> event_names = events->as_string_list();
@@ -338,12 +348,12 @@ void Runner::GenerateSessions() {
       init.name = event_name;
       Event* event = simulator_->add_event(registry_.create_event(
           class_name, std::move(init), event_name + ".class"));
-      pending_setups_.push_back([event, es] { event->setup(es); });
-      pending_setups_.push_back([this, event] {
+      pending_setups_.push_back({event_name, [event, es] { event->setup(es); }});
+      pending_setups_.push_back({event_name, [this, event] {
         for (const EventHook& hook : event->hook_registration()) {
           simulator_->add_event_hook(hook);
         }
-      });
+      }});
     }
   }
 }

@@ -132,8 +132,9 @@ class Random {
     }
     T* a = out->data();
     const size_t n = out->size();
-    if (n > 0xffffffffu) {
-      // Beyond 2^32 elements _randbelow needs two outputs per attempt.
+    if (n <= 8 || n > 0xffffffffu) {
+      // A few elements (the runner's batches of orders) need no blocking;
+      // beyond 2^32 elements _randbelow needs two outputs per attempt.
       for (size_t i = 0; i < n; ++i) {
         const size_t j = static_cast<size_t>(randbelow(n - i));
         std::swap(a[i], a[n - 1 - j]);

@@ -118,8 +118,13 @@ class Runner {
   std::unique_ptr<Simulator> simulator_;
   bool set_up_ = false;
 
-  // Setups deferred until every object exists, in PAMS's order.
-  std::vector<std::function<void()>> pending_setups_;
+  // Setups deferred until every object exists, in PAMS's order, with the
+  // config entry each belongs to (for error messages).
+  struct PendingSetup {
+    std::string path;
+    std::function<void()> fn;
+  };
+  std::vector<PendingSetup> pending_setups_;
   // Resolved settings of each group, kept alive for the setups.
   std::vector<std::unique_ptr<Json>> resolved_settings_;
 

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# make bench: pams-cpp against the reference PAMS on the same configs and
+# seeds (bench/compare_pams.py prints the table and the ratios), and the
+# Google Benchmarks of the engine and the random generators.
+# BENCH_QUICK=1 for a shorter run (fewer repetitions, smaller scaled configs).
+set -euo pipefail
+build="${1:-build}"
+cd "$(dirname "$0")/.."
+mkdir -p out/bench
+quick=()
+if [ "${BENCH_QUICK:-0}" = 1 ]; then quick=(--quick); fi
+python3 bench/compare_pams.py --pams "$build/bin/pams" \
+  --plugin "$build/lib/libpams_samples.so" \
+  --reference-python .venv-ref/bin/python \
+  --random-bench "$build/bin/random_bench" --out out/bench/compare.json "${quick[@]}"
+echo
+"$build/bin/random_bench" --benchmark_filter='ShuffleFloor|SampleAll'
+"$build/bin/engine_bench"
