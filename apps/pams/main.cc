@@ -17,6 +17,16 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "pams-cpp 0.1.0");
   app.require_subcommand(1);
   std::function<int()> run = pams::cli::AddRunCommand(&app);
+  // CLI11 would only say that a subcommand is required.
+  bool known = argc <= 1 || argv[1][0] == '-';
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    known = known || sub->get_name() == argv[1];
+  }
+  if (!known) {
+    std::fprintf(stderr, "error: unknown command \"%s\" (commands: run; see pams --help)\n",
+                 argv[1]);
+    return pams::cli::kExitBadInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

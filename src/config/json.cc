@@ -10,7 +10,34 @@
 
 namespace pams {
 
+namespace {
+
+// "line L, column C" of byte offset pos, counted as nlohmann counts them.
+std::string LineColumn(std::string_view text, size_t pos) {
+  size_t line = 1;
+  size_t column = 1;
+  for (size_t i = 0; i < pos && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+}  // namespace
+
 Json ParseJson(std::string_view text, const std::string& source_name) {
+  // nlohmann's parser stops at a NUL byte as if the input ended there, which
+  // would report a binary file as truncated.
+  const size_t nul = text.find('\0');
+  if (nul != std::string_view::npos) {
+    throw ConfigError(source_name, "invalid JSON: a NUL byte at " +
+                                       LineColumn(text, nul) +
+                                       " (is this a binary file?)");
+  }
   try {
     return Json::parse(text.begin(), text.end());
   } catch (const Json::parse_error& e) {
