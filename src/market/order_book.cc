@@ -1,6 +1,7 @@
 #include "pams/market/order_book.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "order_book_impl.h"
 #include "pams/errors.h"
@@ -56,7 +57,9 @@ void OrderBook::add(Order* order) {
   order->placed_at = time_;
   const uint32_t slot = impl_->Store(*order);
   impl_->entries.insert(Impl::Entry{PriorityKeyOf(*order), slot});
-  if (order->ttl) {
+  // A time to live that reaches past the last representable step never runs
+  // out (PAMS's Python ints would keep such an order forever too).
+  if (order->ttl && *order->ttl <= std::numeric_limits<int64_t>::max() - time_) {
     impl_->FileExpiry(
         Impl::Expiry{order->placed_at + *order->ttl, order->order_id, slot},
         *order->ttl);

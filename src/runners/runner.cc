@@ -5,6 +5,7 @@
 
 #include "pams/runners/runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -27,6 +28,12 @@ Random ChildRandom(Random& parent) {
 
 // Larger groups are refused before anything is allocated.
 constexpr int64_t kMaxGroupSize = 100'000'000;
+// Longer runs are refused (10^12 steps would take weeks; the bound keeps step
+// arithmetic far from overflow).
+constexpr int64_t kMaxSteps = 1'000'000'000'000;
+// Histories for this many steps are allocated at setup; longer runs grow them
+// as they go.
+constexpr int64_t kReservedSteps = int64_t{1} << 16;
 
 // A market or agent group of the config, after PAMS's _parse_group.
 struct Group {
@@ -97,7 +104,9 @@ Group ParseGroup(const Json& whole, const std::string& name,
       view["to"].fail("must be >= from (" + std::to_string(g.id_from) +
                       "), got " + std::to_string(g.id_to));
     }
-    if (g.id_to - g.id_from >= kMaxGroupSize) {
+    // Unsigned: the distance between two int64s may not fit in one.
+    if (static_cast<uint64_t>(g.id_to) - static_cast<uint64_t>(g.id_from) >=
+        static_cast<uint64_t>(kMaxGroupSize)) {
       view.fail("from/to describe more than " + std::to_string(kMaxGroupSize) +
                 " entities");
     }
@@ -160,7 +169,7 @@ void Runner::setup() {
     steps += session->iteration_steps();
   }
   for (const auto& market : simulator_->market_objects()) {
-    market->reserve_steps(steps);
+    market->reserve_steps(std::min(steps, kReservedSteps));
   }
 }
 
@@ -323,7 +332,13 @@ void Runner::GenerateSessions() {
     auto session = std::make_unique<Session>(session_id++, ChildRandom(prng_),
                                              start_time, simulator_.get(), name);
     const int64_t steps = s["iterationSteps"].as_int();
-    if (steps < 0) s["iterationSteps"].fail("must be >= 0");
+    if (steps < 0) {
+      s["iterationSteps"].fail("must be >= 0, got " + std::to_string(steps));
+    }
+    if (steps > kMaxSteps - start_time) {
+      s["iterationSteps"].fail("the sessions' steps add up to more than " +
+                               std::to_string(kMaxSteps));
+    }
     start_time += steps;
     Session* session_ptr = simulator_->add_session(std::move(session));
     pending_setups_.push_back({s.path(), [session_ptr, s] { session_ptr->setup(s); }});

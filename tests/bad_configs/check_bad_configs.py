@@ -19,13 +19,14 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--pams", required=True)
     args = p.parse_args()
+    pams = os.path.abspath(args.pams)
     configs = sorted(glob.glob(os.path.join(HERE, "*.json")))
     failures = []
     for config in configs:
         name = os.path.basename(config)
         with open(config[: -len(".json")] + ".expected", encoding="utf-8") as f:
             expected = "error: " + f.read().strip()
-        proc = subprocess.run([args.pams, "run", name, "--seed", "1"], cwd=HERE,
+        proc = subprocess.run([pams, "run", name, "--seed", "1"], cwd=HERE,
                               capture_output=True, text=True, errors="replace",
                               timeout=60)
         errors = [line for line in proc.stderr.splitlines() if line.startswith("error: ")]

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "pams/logs/logs.h"
@@ -50,7 +51,11 @@ struct EventHook {
 
 template <typename T>
 bool IsMarketOfClass(const Market& market) {
-  return dynamic_cast<const T*>(&market) != nullptr;
+  if constexpr (std::is_base_of_v<T, Market>) {
+    return true;  // every market is a T
+  } else {
+    return dynamic_cast<const T*>(&market) != nullptr;
+  }
 }
 
 // What the runner gives every event it creates.
