@@ -143,9 +143,7 @@ void FCNAgent::submit_orders_by_market(const Market& market,
 int64_t MarketShareFCNAgent::get_sum_trade_volume(const Market& market) const {
   const int64_t t = market.get_time();
   const int64_t start = std::max<int64_t>(0, t - time_window_size());
-  int64_t volume = 0;
-  for (int64_t i = start; i <= t; ++i) volume += market.get_executed_volume(i);
-  return volume;
+  return market.get_executed_volume_sum(start, t);
 }
 
 void MarketShareFCNAgent::submit_orders(Markets markets,

@@ -170,6 +170,8 @@ void Market::update_time(double next_fundamental_price) {
   ExpireOrders(&sell_book_);
   const int64_t t = time_;
   if (static_cast<size_t>(t) >= history_size_) GrowHistories(t + 1);
+  volume_before_[t] =
+      t == 0 ? 0 : volume_before_[t - 1] + h_.executed_volumes[t - 1];
   h_.fundamental_prices[t] = next_fundamental_price;
   if (t > 0) {
     // Carry the previous step's values; a running market then prices at its
@@ -206,6 +208,7 @@ void Market::GrowHistories(size_t n) {
   ExtendTo(&h_.executed_total_prices, size, 0.0);
   ExtendTo<int64_t>(&h_.n_buy_orders, size, 0);
   ExtendTo<int64_t>(&h_.n_sell_orders, size, 0);
+  ExtendTo<int64_t>(&volume_before_, size, 0);
   history_size_ = size;
 }
 

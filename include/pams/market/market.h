@@ -138,6 +138,14 @@ class Market {
     CheckTime(t);
     return h_.n_sell_orders[t];
   }
+  // Total executed volume over steps from..to (0 <= from, to <= now; 0 when
+  // from > to), in O(1): a running total is kept as steps end.
+  int64_t get_executed_volume_sum(int64_t from, int64_t to) const {
+    if (from > to) return 0;
+    CheckTime(to);
+    CheckTime(from);
+    return volume_before_[to] - volume_before_[from] + h_.executed_volumes[to];
+  }
   // Volume-weighted average execution price over steps 0..t; NaN when
   // nothing was executed. O(t).
   double get_vwap() const { return get_vwap(time_); }
@@ -250,6 +258,9 @@ class Market {
   OrderBook buy_book_{true};
   OrderBook sell_book_{false};
   Histories h_;
+  // volume_before_[t]: executed volume of steps 0..t-1 (fixed once step t
+  // starts, since only the current step's volume changes).
+  std::vector<int64_t> volume_before_;
   size_t history_size_ = 0;  // every history has at least this many entries
   bool warned_off_tick_ = false;
 
