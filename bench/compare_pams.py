@@ -113,7 +113,7 @@ def main():
     args = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="pams-bench-")
     rows = []
-    reps = (3, 1) if args.quick else (7, 3)
+    reps = (5, 1) if args.quick else (15, 5)
     for rel in SAMPLES:
         row = measure(args, rel, os.path.join(ROOT, rel), *reps)
         row["target"] = 100
