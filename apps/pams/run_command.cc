@@ -1,5 +1,6 @@
 // pams run CONFIG: one simulation, printed as PAMS's MarketStepPrintLogger.
 
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <random>
@@ -13,6 +14,7 @@
 #include "pams/logs/market_step_loggers.h"
 #include "pams/runners/class_registry.h"
 #include "pams/runners/runner.h"
+#include "pams/runners/worker.h"
 
 namespace pams::cli {
 
@@ -24,7 +26,18 @@ struct RunOptions {
   std::vector<std::string> plugins;
   std::string steps_csv;
   std::string agents_csv;
+  std::string runner = "SequentialRunner";
+  std::vector<std::string> sets;
 };
+
+// Set by SIGINT/SIGTERM; the runner stops at the next step.
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_signal{0};
+
+void OnSignal(int sig) {
+  g_signal.store(sig);
+  g_stop.store(true);
+}
 
 // A seed from the OS when none is given, printed so the run can be repeated.
 std::string OsSeed() {
@@ -34,13 +47,70 @@ std::string OsSeed() {
   return std::to_string(seed);
 }
 
+// --set KEY=JSON: KEY is a dotted path into the config, with [i] for list
+// elements (simulation.sessions[1].maxNormalOrders).
+void ApplySet(const std::string& assignment, Json* config) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw ConfigError("--set", "expected KEY=JSON, got \"" + assignment + "\"");
+  }
+  const std::string key = assignment.substr(0, eq);
+  Json value;
+  try {
+    value = Json::parse(assignment.substr(eq + 1));
+  } catch (const Json::parse_error&) {
+    throw ConfigError("--set " + key,
+                      "the value must be JSON (quote strings: '\"fork\"'), got " +
+                          assignment.substr(eq + 1));
+  }
+  Json* node = config;
+  std::string walked;
+  size_t pos = 0;
+  while (pos <= key.size()) {
+    const size_t dot = key.find('.', pos);
+    std::string part = key.substr(pos, dot == std::string::npos ? std::string::npos
+                                                                : dot - pos);
+    pos = dot == std::string::npos ? key.size() + 1 : dot + 1;
+    std::vector<size_t> indexes;
+    while (!part.empty() && part.back() == ']') {
+      const size_t open = part.rfind('[');
+      if (open == std::string::npos) {
+        throw ConfigError("--set " + key, "unbalanced [ ] in the key");
+      }
+      try {
+        indexes.insert(indexes.begin(), std::stoul(part.substr(open + 1)));
+      } catch (const std::exception&) {
+        throw ConfigError("--set " + key, "a list index must be a number");
+      }
+      part.erase(open);
+    }
+    if (part.empty()) throw ConfigError("--set " + key, "empty key part");
+    if (!node->is_object()) {
+      throw ConfigError("--set " + key, "\"" + walked + "\" is not an object");
+    }
+    node = &(*node)[part];
+    walked += (walked.empty() ? "" : ".") + part;
+    for (size_t index : indexes) {
+      if (!node->is_array() || index >= node->size()) {
+        throw ConfigError("--set " + key, "\"" + walked + "\" has no element " +
+                                              std::to_string(index));
+      }
+      node = &(*node)[index];
+      walked.append("[").append(std::to_string(index)).append("]");
+    }
+  }
+  *node = std::move(value);
+}
+
 int Run(const RunOptions& options) {
   try {
     ClassRegistry registry = ClassRegistry::WithBuiltins();
+    if (RegisterClassesFn own = ProgramClassRegistration()) own(&registry);
     for (const std::string& plugin : options.plugins) {
       LoadPlugin(plugin, &registry);
     }
     Json settings = ParseJsonFile(options.config);
+    for (const std::string& set : options.sets) ApplySet(set, &settings);
     std::string seed = options.seed;
     if (seed.empty()) {
       seed = OsSeed();
@@ -63,9 +133,13 @@ int Run(const RunOptions& options) {
       loggers.add(agents.get());
     }
 
-    SequentialRunner runner(std::move(settings), std::move(prng), &loggers,
-                            registry);
-    runner.main(stdout);
+    std::unique_ptr<Runner> runner = registry.create_runner(
+        options.runner, std::move(settings), std::move(prng), &loggers,
+        "--runner");
+    std::signal(SIGINT, OnSignal);
+    std::signal(SIGTERM, OnSignal);
+    runner->set_stop_flag(&g_stop);
+    runner->main(stdout);
     return 0;
   } catch (const ConfigError& e) {
     std::fflush(stdout);
@@ -74,6 +148,8 @@ int Run(const RunOptions& options) {
   } catch (const SimulationError& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "error: %s\n", e.what());
+    // Stopped by a signal: the shell's convention, 128 + the signal.
+    if (g_stop.load()) return 128 + g_signal.load();
     return kExitFailure;
   }
 }
@@ -83,7 +159,7 @@ int Run(const RunOptions& options) {
 std::function<int()> AddRunCommand(CLI::App* app) {
   auto options = std::make_shared<RunOptions>();
   CLI::App* run = app->add_subcommand(
-      "run", "Run a simulation from a PAMS config (SequentialRunner).");
+      "run", "Run a simulation from a PAMS config.");
   run->add_option("config", options->config, "PAMS JSON config file")
       ->required();
   run->add_option("--seed", options->seed,
@@ -104,6 +180,15 @@ std::function<int()> AddRunCommand(CLI::App* app) {
   run->add_option("--agents-csv", options->agents_csv,
                   "Write every agent's cash and assets at the end to this CSV "
                   "file");
+  run->add_option("--runner", options->runner,
+                  "Runner class: SequentialRunner (default), "
+                  "MultiThreadAgentParallelRunner, "
+                  "MultiProcessAgentParallelRunner (or one from a plugin); "
+                  "results are identical");
+  run->add_option("--set", options->sets,
+                  "Override a config key before the run: KEY=JSON, e.g. "
+                  "simulation.numParallel=4 or 'simulation.startMethod=\"fork\"' "
+                  "(repeatable)");
   return [options] { return Run(*options); };
 }
 

@@ -4,6 +4,7 @@
 
 #include "pams/config/settings.h"
 #include "pams/errors.h"
+#include "pams/util/state.h"
 
 namespace pams {
 
@@ -45,6 +46,35 @@ void Agent::executed_order(const ExecutionLog&) {}
 void Agent::canceled_order(const CancelLog&) {}
 void Agent::save_state(StateWriter&) const {}
 void Agent::load_state(StateReader&) {}
+
+void Agent::serialize_state(std::string* out) const {
+  StateWriter w(out);
+  w.write(cash_amount_);
+  w.write_vector(accessible_order_);
+  for (int id : accessible_order_) w.write(asset_volumes_[id]);
+  w.write(prng_.getstate());
+  save_state(w);
+}
+
+void Agent::deserialize_state(std::string_view in) {
+  StateReader r(in);
+  cash_amount_ = r.read<double>();
+  const std::vector<int> accessible = r.read_vector<int>();
+  if (accessible != accessible_order_) {
+    // Markets made accessible after setup (rare): rebuild the table.
+    accessible_.clear();
+    asset_volumes_.clear();
+    accessible_order_.clear();
+    for (int id : accessible) set_market_accessible(id);
+  }
+  for (int id : accessible_order_) asset_volumes_[id] = r.read<int64_t>();
+  prng_.setstate(r.read<Random::State>());
+  load_state(r);
+  if (!r.at_end()) {
+    throw SimulationError("agent " + name_ +
+                          ": state has bytes that load_state() did not read");
+  }
+}
 
 int64_t Agent::get_asset_volume(int market_id) const {
   if (!is_market_accessible(market_id)) {

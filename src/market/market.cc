@@ -165,6 +165,7 @@ void Market::ExpireOrders(OrderBook* book) {
 }
 
 void Market::update_time(double next_fundamental_price) {
+  if (journal_ != nullptr) journal_->RecordUpdateTime(market_id_, next_fundamental_price);
   ++time_;
   ExpireOrders(&buy_book_);
   ExpireOrders(&sell_book_);
@@ -235,6 +236,9 @@ void Market::UpdateMarketPrice() {
 void Market::change_fundamental_price(double scale) {
   const int64_t t = time_;
   const double updated = get_fundamental_price(t) * scale;
+  if (journal_ != nullptr) {
+    journal_->RecordSetFundamentalPrice(market_id_, t, updated);
+  }
   h_.fundamental_prices[t] = updated;
   Fundamentals& f = simulator_->fundamentals();
   if (!f.has_market(market_id_)) {
@@ -247,7 +251,13 @@ void Market::change_fundamental_price(double scale) {
 
 // --- Orders ---
 
+void Market::ReplaySetFundamentalPrice(int64_t t, double price) {
+  CheckTime(t);
+  h_.fundamental_prices[t] = price;
+}
+
 OrderLog Market::add_order(Order* order) {
+  if (journal_ != nullptr) journal_->RecordAddOrder(market_id_, *order);
   if (order->market_id != market_id_) {
     throw SimulationError("order for market " +
                           std::to_string(order->market_id) +
@@ -290,6 +300,7 @@ OrderLog Market::add_order(Order* order) {
 }
 
 CancelLog Market::cancel_order(const Cancel& cancel) {
+  if (journal_ != nullptr) journal_->RecordCancel(market_id_, cancel);
   const Order& order = cancel.order;
   if (order.market_id != market_id_) {
     throw SimulationError("cancel of an order of market " +
@@ -393,6 +404,7 @@ ExecutionLog Market::ExecuteOrders(double price, int64_t volume,
 }
 
 void Market::execution(std::vector<ExecutionLog>* logs) {
+  if (journal_ != nullptr) journal_->RecordExecution(market_id_);
   logs->clear();
   if (!remain_executable_orders()) return;
   // Match the best orders of both sides while their prices cross, as PAMS's

@@ -12,6 +12,8 @@
 #include "pams/events/price_limit_rule.h"
 #include "pams/events/trading_halt_rule.h"
 #include "pams/market/index_market.h"
+#include "pams/runners/parallel_runners.h"
+#include "pams/runners/runner.h"
 
 namespace pams {
 
@@ -25,6 +27,8 @@ const char* KindName(ClassRegistry::Kind kind) {
       return "agent";
     case ClassRegistry::Kind::kEvent:
       return "event";
+    case ClassRegistry::Kind::kRunner:
+      return "runner";
   }
   return "?";
 }
@@ -55,6 +59,10 @@ ClassRegistry ClassRegistry::WithBuiltins() {
   r.add_event<OrderMistakeShock>("OrderMistakeShock");
   r.add_event<PriceLimitRule>("PriceLimitRule");
   r.add_event<TradingHaltRule>("TradingHaltRule");
+  r.add_abstract("Runner", Kind::kRunner);
+  r.add_runner<SequentialRunner>("SequentialRunner");
+  r.add_runner<MultiThreadAgentParallelRunner>("MultiThreadAgentParallelRunner");
+  r.add_runner<MultiProcessAgentParallelRunner>("MultiProcessAgentParallelRunner");
   return r;
 }
 
@@ -86,6 +94,13 @@ void ClassRegistry::add_event(const std::string& name, EventFactory factory) {
   Entry e;
   e.kind = Kind::kEvent;
   e.event = std::move(factory);
+  Add(name, std::move(e));
+}
+
+void ClassRegistry::add_runner(const std::string& name, RunnerFactory factory) {
+  Entry e;
+  e.kind = Kind::kRunner;
+  e.runner = std::move(factory);
   Add(name, std::move(e));
 }
 
@@ -156,6 +171,16 @@ std::unique_ptr<Event> ClassRegistry::create_event(const std::string& name,
   const Entry& e = Find(name, Kind::kEvent, path);
   init.class_name = name;
   return e.event(std::move(init));
+}
+
+std::unique_ptr<Runner> ClassRegistry::create_runner(
+    const std::string& name, Json settings, Random prng, Logger* logger,
+    const std::string& path) const {
+  const Entry& e = Find(name, Kind::kRunner, path);
+  std::unique_ptr<Runner> runner =
+      e.runner(RunnerInit{std::move(settings), std::move(prng), logger, this});
+  runner->set_class_name(name);
+  return runner;
 }
 
 void LoadPlugin(const std::string& path, ClassRegistry* registry) {

@@ -55,6 +55,7 @@ struct Group {
 Runner::Runner(Json settings, Random prng, Logger* logger,
                const ClassRegistry& registry)
     : settings_(std::move(settings)),
+      initial_prng_state_(prng.getstate()),
       prng_(std::move(prng)),
       logger_(logger),
       registry_(registry) {
@@ -139,6 +140,7 @@ std::vector<std::string> GroupNames(const Settings& simulation,
 void Runner::setup() {
   if (set_up_) throw SimulationError("Runner::setup() called twice");
   set_up_ = true;
+  if (replica_) simulator_->set_quiet(true);
   const Settings root(settings_, "");
   if (!settings_.is_object()) {
     throw ConfigError("", "a config must be a JSON object, got " +
@@ -171,7 +173,10 @@ void Runner::setup() {
   for (const auto& market : simulator_->market_objects()) {
     market->reserve_steps(std::min(steps, kReservedSteps));
   }
+  configure(simulation);
 }
+
+void Runner::configure(const Settings&) {}
 
 void Runner::GenerateMarkets() {
   const Settings simulation(settings_["simulation"], "simulation");
@@ -453,6 +458,10 @@ void Runner::IterateMarketUpdates(Session& session) {
     m->set_is_running(session.with_order_execution());
   }
   for (int64_t step = 0; step < session.iteration_steps(); ++step) {
+    if (stop_flag_ != nullptr && stop_flag_->load()) {
+      throw SimulationError("interrupted at step " +
+                            std::to_string(CurrentTime(sim)));
+    }
     for (const auto& m : sim.market_objects()) {
       sim.trigger_before_step_for_market(*m);
       if (logger_) {

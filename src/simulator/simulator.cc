@@ -245,7 +245,7 @@ void Simulator::trigger_after_step_for_market(Market& market) {
 }
 
 void Simulator::warn(std::string_view message) {
-  if (warned_.find(message) != warned_.end()) return;
+  if (quiet_ || warned_.find(message) != warned_.end()) return;
   warned_.emplace(message);
   std::fprintf(stderr, "warning: %.*s\n", static_cast<int>(message.size()),
                message.data());

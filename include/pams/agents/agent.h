@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pams/logs/logs.h"
@@ -77,9 +78,17 @@ class Agent {
 
   // Subclass state beyond the base fields, for the parallel runners. The
   // default saves nothing (right for agents whose submit_orders() changes
-  // only the prng, like every built-in agent).
+  // only the prng, like every built-in agent). A subclass whose fields change
+  // after setup() writes them here and reads them back in the same order.
   virtual void save_state(StateWriter& out) const;
   virtual void load_state(StateReader& in);
+
+  // The agent's whole state: cash, accessible markets and their volumes,
+  // the prng, then what save_state() adds. An agent of the same class and
+  // setup (e.g. in a worker process's replica) that loads it behaves
+  // identically afterwards. Throws SimulationError on malformed input.
+  void serialize_state(std::string* out) const;
+  void deserialize_state(std::string_view in);
 
   int agent_id() const { return agent_id_; }
   const std::string& name() const { return name_; }

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "pams/logs/logs.h"
+#include "pams/market/market_journal.h"
 #include "pams/market/order.h"
 #include "pams/market/order_book.h"
 #include "pams/random/random.h"
@@ -207,7 +208,10 @@ class Market {
   // Advances to the next step (t -> t + 1): expires orders, extends the
   // histories and carries prices forward.
   void update_time(double next_fundamental_price);
-  void set_is_running(bool running) { is_running_ = running; }
+  void set_is_running(bool running) {
+    if (journal_ != nullptr) journal_->RecordSetRunning(market_id_, running);
+    is_running_ = running;
+  }
   // Allocates the histories for steps 0..steps-1 now, so that the run does
   // not grow them (the runner calls it after setup with the run's length).
   void reserve_steps(int64_t steps) {
@@ -216,6 +220,9 @@ class Market {
   // Multiplies the current fundamental price by scale, here and in the
   // simulator's Fundamentals, which regenerates the future path.
   void change_fundamental_price(double scale);
+  // Records every change made through the methods above into `journal`
+  // (null: none), for replicas in worker processes (see MarketJournal).
+  void set_journal(MarketJournal* journal) { journal_ = journal; }
 
  protected:
   // The histories, for subclasses that preset step-0 values in setup().
@@ -225,6 +232,10 @@ class Market {
   Random& prng() { return prng_; }
 
  private:
+  friend class MarketJournal;
+  // Replays a recorded change_fundamental_price (the replica's own
+  // Fundamentals are not used).
+  void ReplaySetFundamentalPrice(int64_t t, double price);
   std::optional<int64_t> TickLevelIfOnTick(double price) const;
   void UpdateMarketPrice();
   void GrowHistories(size_t n);
@@ -248,6 +259,7 @@ class Market {
   std::string name_;
   Logger* logger_;
   std::string class_name_;
+  MarketJournal* journal_ = nullptr;
 
   bool is_running_ = false;
   double tick_size_ = 1.0;

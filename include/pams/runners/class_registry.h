@@ -5,6 +5,9 @@
 // A registry is a value: there is no global registry. Build it, add classes,
 // then hand it to a runner, which only reads it (from any thread).
 //
+// Runners are registered too (SequentialRunner and the parallel runners), so
+// that `pams run --runner NAME` and worker processes can create them by name.
+//
 // Plugins are shared libraries exporting
 //   extern "C" void pams_register_classes(pams::ClassRegistry* registry);
 // which LoadPlugin calls after dlopen. A plugin stays loaded for the life of
@@ -20,17 +23,31 @@
 #include <vector>
 
 #include "pams/agents/agent.h"
+#include "pams/config/json.h"
 #include "pams/events/event.h"
 #include "pams/market/market.h"
 
 namespace pams {
 
+class ClassRegistry;
+class Logger;
+class Runner;
+
+// What a runner is made from (see Runner's constructor).
+struct RunnerInit {
+  Json settings;
+  Random prng;
+  Logger* logger = nullptr;
+  const ClassRegistry* registry = nullptr;
+};
+
 class ClassRegistry {
  public:
-  enum class Kind { kMarket, kAgent, kEvent };
+  enum class Kind { kMarket, kAgent, kEvent, kRunner };
   using MarketFactory = std::function<std::unique_ptr<Market>(MarketInit)>;
   using AgentFactory = std::function<std::unique_ptr<Agent>(AgentInit)>;
   using EventFactory = std::function<std::unique_ptr<Event>(EventInit)>;
+  using RunnerFactory = std::function<std::unique_ptr<Runner>(RunnerInit)>;
 
   // An empty registry.
   ClassRegistry() = default;
@@ -38,7 +55,8 @@ class ClassRegistry {
   // FCNAgent, MarketShareFCNAgent, ArbitrageAgent, MarketMakerAgent,
   // TestAgent, FundamentalPriceShock, PriceLimitRule, TradingHaltRule,
   // OrderMistakeShock (and the abstract Agent, HighFrequencyAgent, EventABC,
-  // which a config cannot instantiate).
+  // which a config cannot instantiate), and the runners SequentialRunner,
+  // MultiThreadAgentParallelRunner and MultiProcessAgentParallelRunner.
   static ClassRegistry WithBuiltins();
 
   // Registers a class. Throws ConfigError if the name is taken (PAMS would
@@ -46,6 +64,7 @@ class ClassRegistry {
   void add_market(const std::string& name, MarketFactory factory);
   void add_agent(const std::string& name, AgentFactory factory);
   void add_event(const std::string& name, EventFactory factory);
+  void add_runner(const std::string& name, RunnerFactory factory);
   // Convenience: registers T, constructed from its Init struct.
   template <typename T>
   void add_market(const std::string& name) {
@@ -63,6 +82,13 @@ class ClassRegistry {
   void add_event(const std::string& name) {
     add_event(name, [](EventInit init) -> std::unique_ptr<Event> {
       return std::make_unique<T>(std::move(init));
+    });
+  }
+  template <typename T>
+  void add_runner(const std::string& name) {
+    add_runner(name, [](RunnerInit init) -> std::unique_ptr<Runner> {
+      return std::make_unique<T>(std::move(init.settings), std::move(init.prng),
+                                 init.logger, *init.registry);
     });
   }
   // Registers a name that exists but cannot be instantiated.
@@ -83,6 +109,11 @@ class ClassRegistry {
                                       const std::string& path) const;
   std::unique_ptr<Event> create_event(const std::string& name, EventInit init,
                                       const std::string& path) const;
+  // A runner of class `name`, using this registry; its class_name() is
+  // `name` (worker processes recreate it by that name).
+  std::unique_ptr<Runner> create_runner(const std::string& name, Json settings,
+                                        Random prng, Logger* logger,
+                                        const std::string& path) const;
   // Throws like create_* when `name` is not an instantiable class of `kind`.
   void check_class(const std::string& name, Kind kind,
                    const std::string& path) const;
@@ -98,6 +129,7 @@ class ClassRegistry {
     MarketFactory market;
     AgentFactory agent;
     EventFactory event;
+    RunnerFactory runner;
   };
   void Add(const std::string& name, Entry entry);
   const Entry& Find(const std::string& name, Kind kind,

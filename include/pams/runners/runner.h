@@ -18,6 +18,7 @@
 #ifndef PAMS_RUNNERS_RUNNER_H_
 #define PAMS_RUNNERS_RUNNER_H_
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -35,6 +36,7 @@
 namespace pams {
 
 class Logger;
+class Settings;
 
 class Runner {
  public:
@@ -56,10 +58,34 @@ class Runner {
   // "# EXECUTION TIME s" to out as PAMS's Runner.main does.
   void main(std::FILE* out = stdout);
 
+  // Makes run() stop at the next step (SimulationError "interrupted") once
+  // *flag becomes true, e.g. from a SIGINT handler. flag may be null.
+  void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
+  const std::atomic<bool>* stop_flag() const { return stop_flag_; }
+
+  // Runs once in each worker process of a multi-process runner, after the
+  // worker has built its replica of the simulation and before its first
+  // task (PAMS's _get_worker_initializer), e.g. to load a read-only model.
+  // Default: nothing.
+  virtual void worker_initializer() {}
+
+  // Marks this runner as the replica inside a worker process: it is set up
+  // like the main one but never runs, starts no workers and prints no
+  // warnings.
+  void set_replica() { replica_ = true; }
+  bool is_replica() const { return replica_; }
+
   Simulator& simulator() { return *simulator_; }
   const Simulator& simulator() const { return *simulator_; }
   const Json& settings() const { return settings_; }
   const ClassRegistry& registry() const { return registry_; }
+  // The name this runner's class is registered under (worker processes
+  // recreate the runner by it). Set by ClassRegistry::create_runner.
+  const std::string& class_name() const { return class_name_; }
+  // The runner's generator as it was given, before any draw (worker
+  // processes rebuild the simulation from it).
+  const Random::State& initial_prng_state() const { return initial_prng_state_; }
+  void set_class_name(std::string name) { class_name_ = std::move(name); }
   double initialization_seconds() const { return initialization_seconds_; }
   double execution_seconds() const { return execution_seconds_; }
 
@@ -79,8 +105,12 @@ class Runner {
   virtual void collect_orders_from_normal_agents(Session& session,
                                                  LazySample<Agent*>* agents);
 
-  // Called once after setup() and before run() ends, for parallel runners
-  // to start and stop their workers. Default: nothing.
+  // Reads the runner's own keys of the "simulation" object at the end of
+  // setup() (e.g. numParallel). Throws ConfigError. Default: nothing.
+  virtual void configure(const Settings& simulation);
+
+  // Called when run() starts and when it ends (also after an error), for
+  // parallel runners to start and stop their workers. Default: nothing.
   virtual void on_run_start() {}
   virtual void on_run_end() {}
 
@@ -112,6 +142,8 @@ class Runner {
   void Abort();
 
   Json settings_;
+  std::string class_name_ = "SequentialRunner";
+  Random::State initial_prng_state_;
   Random prng_;
   Logger* logger_;
   const ClassRegistry& registry_;
@@ -137,6 +169,9 @@ class Runner {
   std::vector<uint32_t> shuffled_batch_order_;
   Batch hf_batch_;
   std::vector<ExecutionLog> execution_logs_;
+
+  const std::atomic<bool>* stop_flag_ = nullptr;
+  bool replica_ = false;
 
   double initialization_seconds_ = 0.0;
   double execution_seconds_ = 0.0;

@@ -108,6 +108,9 @@ class Simulator {
   // Cheap when the message was seen before (no allocation), since some
   // warnings come with every order.
   void warn(std::string_view message);
+  // A quiet simulator warns about nothing (replicas in worker processes,
+  // whose warnings the main process prints already).
+  void set_quiet(bool quiet) { quiet_ = quiet; }
 
  private:
   // The hooks of one (type, before/after) pair: those for every step, then
@@ -150,6 +153,7 @@ class Simulator {
   HookTable hooks_[kNumHookSlots];
 
   std::set<std::string, std::less<>> warned_;
+  bool quiet_ = false;
 };
 
 }  // namespace pams

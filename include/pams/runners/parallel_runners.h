@@ -1,0 +1,137 @@
+// The agent-parallel runners: SequentialRunner, except that the normal
+// agents' submit_orders() calls of a step run in parallel, on threads or in
+// worker processes. Everything else (order handling, executions,
+// high-frequency agents, events, logging) stays on the simulation thread,
+// and the results are identical to SequentialRunner's for the same config
+// and seed.
+//
+// How: each step, agents are taken in SequentialRunner's shuffled order in
+// rounds. A round asks the next (maxNormalOrders - orders so far) agents at
+// once: exactly the agents SequentialRunner would ask, since each can place
+// at most one batch. Their orders are then committed in shuffled order, with
+// SequentialRunner's checks. There is no speculative call and no rollback;
+// parallelism is bounded by maxNormalOrders.
+//
+// Config keys (in "simulation"):
+//   numParallel  workers (threads or processes); default: CPUs - 1, >= 1.
+//                At most min(numParallel, largest maxNormalOrders) run.
+//   startMethod  processes only: "spawn", "forkserver" or "fork"; default
+//                the runner's default_start_method().
+//   workerTimeout  processes only: seconds a task may take before the run
+//                stops with an error; default 0 (no limit).
+//
+// The agents' contract (see agent.h) is what makes this safe: during a
+// round, agents only read markets (const methods) and change themselves.
+// Threads: nothing else runs meanwhile, so reads never race. Processes:
+// each worker keeps a replica of the simulation, built from the same config
+// and seed, kept in step by the market journal (only what changed since the
+// worker's last task is sent), and receives the agent's whole state with
+// each task and returns it (Agent::serialize_state), so agents with state
+// beyond their prng stay identical too.
+
+#ifndef PAMS_RUNNERS_PARALLEL_RUNNERS_H_
+#define PAMS_RUNNERS_PARALLEL_RUNNERS_H_
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "pams/runners/runner.h"
+
+namespace pams {
+
+class MarketJournal;
+class Settings;
+
+// The rounds; subclasses run a round's calls.
+class AgentParallelRunner : public SequentialRunner {
+ public:
+  AgentParallelRunner(Json settings, Random prng, Logger* logger,
+                      const ClassRegistry& registry);
+  ~AgentParallelRunner() override;
+
+  int num_parallel() const { return num_parallel_; }
+  // The number of calls that run at once: min(numParallel, the largest
+  // maxNormalOrders of the sessions), at least 1.
+  int concurrency() const { return concurrency_; }
+
+ protected:
+  // The outcome of one agent's submit_orders().
+  struct TaskResult {
+    std::vector<Action> actions;
+    std::string error;  // non-empty: submit_orders failed with this message
+  };
+
+  void configure(const Settings& simulation) override;
+  void collect_orders_from_normal_agents(Session& session,
+                                         LazySample<Agent*>* agents) override;
+
+  // Calls submit_orders of every agent, in parallel, leaving agents[i]'s
+  // outcome in (*results)[i] (results has agents.size() entries). When it
+  // returns, each agent is in the state its call left it in.
+  virtual void RunRound(std::span<Agent* const> agents,
+                        std::vector<TaskResult>* results) = 0;
+
+ private:
+  int num_parallel_ = 1;
+  int concurrency_ = 1;
+  std::vector<Agent*> round_;
+  std::vector<TaskResult> results_;
+};
+
+// Threads. The thread that runs the simulation works as one of the
+// numParallel workers.
+class MultiThreadAgentParallelRunner : public AgentParallelRunner {
+ public:
+  MultiThreadAgentParallelRunner(Json settings, Random prng, Logger* logger,
+                                 const ClassRegistry& registry);
+  ~MultiThreadAgentParallelRunner() override;
+
+ protected:
+  void on_run_start() override;
+  void on_run_end() override;
+  void RunRound(std::span<Agent* const> agents,
+                std::vector<TaskResult>* results) override;
+
+ private:
+  class Pool;
+  std::unique_ptr<Pool> pool_;
+};
+
+// Processes. Programs that use "spawn" or "forkserver" call
+// pams::InitWorkerProcess at the top of main (see worker.h).
+class MultiProcessAgentParallelRunner : public AgentParallelRunner {
+ public:
+  MultiProcessAgentParallelRunner(Json settings, Random prng, Logger* logger,
+                                  const ClassRegistry& registry);
+  ~MultiProcessAgentParallelRunner() override;
+
+  // Used when the config sets no startMethod.
+  virtual std::string default_start_method() const { return "fork"; }
+  const std::string& start_method() const { return start_method_; }
+  double worker_timeout() const { return worker_timeout_; }
+
+  // Runs first in each worker process, after the replica is set up and
+  // before worker_initializer(): a hook for subclasses that prepare the
+  // process (the TensorFlow runner configures TensorFlow here).
+  virtual void prepare_worker_process() {}
+
+ protected:
+  void configure(const Settings& simulation) override;
+  void on_run_start() override;
+  void on_run_end() override;
+  void RunRound(std::span<Agent* const> agents,
+                std::vector<TaskResult>* results) override;
+
+ private:
+  class Workers;
+  std::string start_method_;
+  double worker_timeout_ = 0;
+  std::unique_ptr<MarketJournal> journal_;
+  std::unique_ptr<Workers> workers_;
+};
+
+}  // namespace pams
+
+#endif  // PAMS_RUNNERS_PARALLEL_RUNNERS_H_

@@ -1,0 +1,458 @@
+// MultiProcessAgentParallelRunner: the main-process side. Workers are
+// started by spawn (posix_spawn of /proc/self/exe, which becomes a worker in
+// pams::InitWorkerProcess), by a forkserver (a spawned process that forks
+// them), or by fork; each holds a replica of the simulation (worker.cc).
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "channel.h"
+#include "pams/config/settings.h"
+#include "pams/errors.h"
+#include "pams/market/market_journal.h"
+#include "pams/runners/parallel_runners.h"
+#include "pams/runners/worker.h"
+#include "pams/util/state.h"
+#include "../market/wire.h"
+#include "worker_protocol.h"
+
+extern char** environ;
+
+namespace pams {
+
+namespace {
+
+// A worker still busy after this long (when no workerTimeout is set) is not
+// an error; startup is bounded so that a program that forgot
+// InitWorkerProcess is reported instead of waited for.
+constexpr double kStartupTimeoutSeconds = 120;
+
+std::string DescribeWaitStatus(int status) {
+  if (WIFEXITED(status)) {
+    return "exited with status " + std::to_string(WEXITSTATUS(status));
+  }
+  if (WIFSIGNALED(status)) {
+    return "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+           strsignal(WTERMSIG(status)) + ")";
+  }
+  return "stopped (wait status " + std::to_string(status) + ")";
+}
+
+// A connected pair of stream sockets, closed on exec.
+void SocketPair(int fds[2]) {
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
+    throw SimulationError(std::string("cannot create a worker socket: ") +
+                          std::strerror(errno));
+  }
+}
+
+pid_t SpawnSelf(int child_fd, const char* env_name) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  // dup2 onto fd 3 clears close-on-exec there; everything else is closed.
+  posix_spawn_file_actions_adddup2(&actions, child_fd, 3);
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e != nullptr; ++e) env_strings.push_back(*e);
+  env_strings.push_back(std::string(env_name) + "=3");
+  std::vector<char*> env;
+  for (std::string& s : env_strings) env.push_back(s.data());
+  env.push_back(nullptr);
+  char arg0[] = "pams-worker";
+  char* argv[] = {arg0, nullptr};
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv,
+                             env.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    throw SimulationError(std::string("cannot spawn a worker process: ") +
+                          std::strerror(rc));
+  }
+  return pid;
+}
+
+}  // namespace
+
+// The worker processes of one run.
+class MultiProcessAgentParallelRunner::Workers {
+ public:
+  struct Worker {
+    Channel channel;
+    pid_t pid = -1;
+    bool via_forkserver = false;
+    uint64_t synced = 0;  // journal position this worker has applied
+    std::optional<size_t> task;  // index in the round of its running task
+  };
+
+  ~Workers() { Stop(); }
+
+  void Start(const std::string& method, int count, const WorkerInit& init,
+             const ClassRegistry* registry, double timeout,
+             const std::atomic<bool>* stop) {
+    stop_ = stop;
+    if (method == "forkserver") StartForkServer();
+    for (int i = 0; i < count; ++i) {
+      int fds[2];
+      SocketPair(fds);
+      Worker w;
+      w.channel = Channel(fds[0]);
+      if (method == "spawn") {
+        w.pid = SpawnSelf(fds[1], "PAMS_WORKER_FD");
+      } else if (method == "forkserver") {
+        w.pid = ForkViaServer(fds[1]);
+        w.via_forkserver = true;
+      } else {
+        std::fflush(nullptr);  // the child must not flush the parent's buffers
+        w.pid = fork();
+        if (w.pid < 0) {
+          throw SimulationError(std::string("cannot fork a worker: ") +
+                                std::strerror(errno));
+        }
+        if (w.pid == 0) {
+          BecomeWorkerProcess();
+          RunWorker(KeepOnlyDescriptor(fds[1]), registry);
+        }
+      }
+      close(fds[1]);
+      workers_.push_back(std::move(w));
+    }
+    // Init everyone first, then wait: the replicas build in parallel.
+    for (int i = 0; i < count; ++i) {
+      WorkerInit mine = init;
+      mine.worker_index = i;
+      workers_[i].channel.Send(MessageType::kInit, mine.Encode());
+    }
+    for (int i = 0; i < count; ++i) {
+      MessageType type;
+      std::string payload;
+      const Channel::Status s = workers_[i].channel.Receive(
+          &type, &payload, timeout > 0 ? timeout : kStartupTimeoutSeconds, stop);
+      if (s == Channel::Status::kOk && type == MessageType::kReady) continue;
+      if (s == Channel::Status::kOk && type == MessageType::kError) {
+        throw SimulationError("worker process " + std::to_string(i) +
+                              " could not build its replica: " + payload);
+      }
+      throw SimulationError("worker process " + std::to_string(i) +
+                            " did not start: " +
+                            Failure(i, s, timeout > 0 ? timeout : kStartupTimeoutSeconds) +
+                            (method == "fork" ? ""
+                                              : " (does the program call "
+                                                "pams::InitWorkerProcess(argc, "
+                                                "argv) at the top of main?)"));
+    }
+  }
+
+  // Why worker i failed, for messages: how its process ended, or the timeout.
+  std::string Failure(size_t i, Channel::Status s, double timeout) {
+    Worker& w = workers_[i];
+    if (s == Channel::Status::kTimeout) {
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%g", timeout);
+      return std::string("it did not answer within ") + seconds +
+             " s (simulation.workerTimeout)";
+    }
+    if (s == Channel::Status::kInterrupted) return "interrupted";
+    if (s == Channel::Status::kError) return "socket error: " + w.channel.error();
+    w.channel.Close();
+    const std::optional<int> status = Reap(i);
+    if (!status) return "its process ended";
+    return "its process " + DescribeWaitStatus(*status);
+  }
+
+  // Stops every worker and reaps them; safe to call more than once.
+  void Stop() {
+    for (Worker& w : workers_) {
+      if (w.channel.is_open()) w.channel.Send(MessageType::kShutdown, {});
+      w.channel.Close();
+    }
+    // Workers exit when their socket closes; give them a moment, then kill.
+    for (size_t i = 0; i < workers_.size(); ++i) {
+      if (workers_[i].pid > 0 && !workers_[i].via_forkserver) {
+        bool gone = false;
+        for (int k = 0; k < 100 && !gone; ++k) {
+          int st;
+          gone = waitpid(workers_[i].pid, &st, WNOHANG) != 0;
+          if (!gone) usleep(2000);
+        }
+        if (!gone) {
+          kill(workers_[i].pid, SIGKILL);
+          waitpid(workers_[i].pid, nullptr, 0);
+        }
+        workers_[i].pid = -1;
+      }
+    }
+    workers_.clear();
+    if (server_pid_ > 0) {
+      server_.Close();  // the server reaps its workers and exits
+      int st;
+      bool gone = false;
+      for (int k = 0; k < 250 && !gone; ++k) {
+        gone = waitpid(server_pid_, &st, WNOHANG) != 0;
+        if (!gone) usleep(2000);
+      }
+      if (!gone) {
+        kill(server_pid_, SIGKILL);
+        waitpid(server_pid_, nullptr, 0);
+      }
+      server_pid_ = -1;
+    }
+  }
+
+  std::vector<Worker>& workers() { return workers_; }
+
+  // Waits for a message from any worker with a running task. Returns the
+  // worker's index, or throws SimulationError via `fail` for a worker that
+  // failed.
+  size_t WaitAny(double timeout, MessageType* type, std::string* payload,
+                 Channel::Status* status) {
+    std::vector<pollfd> fds;
+    std::vector<size_t> index;
+    for (size_t i = 0; i < workers_.size(); ++i) {
+      if (workers_[i].task) {
+        fds.push_back(pollfd{workers_[i].channel.fd(), POLLIN, 0});
+        index.push_back(i);
+      }
+    }
+    for (size_t i : index) {
+      if (workers_[i].channel.has_buffered()) {
+        *status = workers_[i].channel.Receive(type, payload, timeout, stop_);
+        return i;
+      }
+    }
+    const double deadline = timeout > 0 ? MonotonicSeconds() + timeout : 0;
+    for (;;) {
+      if (stop_ != nullptr && stop_->load()) {
+        *status = Channel::Status::kInterrupted;
+        return index.front();
+      }
+      int wait_ms = 100;
+      if (deadline > 0) {
+        const double left = deadline - MonotonicSeconds();
+        if (left <= 0) {
+          *status = Channel::Status::kTimeout;
+          return index.front();
+        }
+        wait_ms = static_cast<int>(std::min(left, 0.1) * 1000) + 1;
+      }
+      const int r = poll(fds.data(), fds.size(), wait_ms);
+      if (r < 0 && errno != EINTR) {
+        *status = Channel::Status::kError;
+        return index.front();
+      }
+      for (size_t k = 0; r > 0 && k < fds.size(); ++k) {
+        if (fds[k].revents != 0) {
+          *status = workers_[index[k]].channel.Receive(type, payload, timeout, stop_);
+          return index[k];
+        }
+      }
+    }
+  }
+
+ private:
+  void StartForkServer() {
+    int fds[2];
+    SocketPair(fds);
+    server_pid_ = SpawnSelf(fds[1], "PAMS_FORKSERVER_FD");
+    close(fds[1]);
+    server_ = Channel(fds[0]);
+  }
+
+  pid_t ForkViaServer(int fd) {
+    char op = 'F';
+    iovec iov{&op, 1};
+    char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    int32_t pid = -1;
+    if (sendmsg(server_.fd(), &msg, MSG_NOSIGNAL) != 1 ||
+        !ReadServer(&pid) || pid <= 0) {
+      throw SimulationError(
+          "the forkserver could not start a worker (does the program call "
+          "pams::InitWorkerProcess(argc, argv) at the top of main?)");
+    }
+    return pid;
+  }
+
+  bool ReadServer(int32_t* value) {
+    size_t done = 0;
+    while (done < sizeof *value) {
+      const ssize_t n = read(server_.fd(), reinterpret_cast<char*>(value) + done,
+                             sizeof *value - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      done += static_cast<size_t>(n);
+    }
+    return true;
+  }
+
+  // The wait status of worker i once its process has ended.
+  std::optional<int> Reap(size_t i) {
+    Worker& w = workers_[i];
+    if (w.pid <= 0) return std::nullopt;
+    if (w.via_forkserver) {
+      char op = 'W';
+      int32_t pid = w.pid;
+      int32_t status = -1;
+      if (write(server_.fd(), &op, 1) != 1 ||
+          write(server_.fd(), &pid, sizeof pid) != sizeof pid ||
+          !ReadServer(&status) || status < 0) {
+        return std::nullopt;
+      }
+      w.pid = -1;
+      return status;
+    }
+    for (int k = 0; k < 200; ++k) {  // it closed its socket: it is ending
+      int st = 0;
+      if (waitpid(w.pid, &st, WNOHANG) == w.pid) {
+        w.pid = -1;
+        return st;
+      }
+      usleep(5000);
+    }
+    return std::nullopt;
+  }
+
+  std::vector<Worker> workers_;
+  const std::atomic<bool>* stop_ = nullptr;
+  Channel server_;
+  pid_t server_pid_ = -1;
+};
+
+MultiProcessAgentParallelRunner::MultiProcessAgentParallelRunner(
+    Json settings, Random prng, Logger* logger, const ClassRegistry& registry)
+    : AgentParallelRunner(std::move(settings), std::move(prng), logger,
+                          registry) {
+  set_class_name("MultiProcessAgentParallelRunner");
+}
+
+MultiProcessAgentParallelRunner::~MultiProcessAgentParallelRunner() = default;
+
+void MultiProcessAgentParallelRunner::configure(const Settings& simulation) {
+  AgentParallelRunner::configure(simulation);
+  start_method_ = default_start_method();
+  if (auto m = simulation.find("startMethod")) {
+    start_method_ = m->as_string();
+  }
+  if (start_method_ != "spawn" && start_method_ != "forkserver" &&
+      start_method_ != "fork") {
+    throw ConfigError(simulation.child_path("startMethod"),
+                      "expected \"spawn\", \"forkserver\" or \"fork\", got \"" +
+                          start_method_ + "\"");
+  }
+  if (auto t = simulation.find("workerTimeout")) {
+    worker_timeout_ = t->as_float();
+    if (!(worker_timeout_ >= 0) || worker_timeout_ > 1e9) {
+      t->fail("must be a number of seconds >= 0 (0: no limit), got " +
+              t->json().dump());
+    }
+  }
+  if (start_method_ != "fork" && !is_replica() && !WorkerProcessesInitialized()) {
+    throw ConfigError(simulation.child_path("startMethod"),
+                      "\"" + start_method_ +
+                          "\" starts the program again as a worker, which needs "
+                          "pams::InitWorkerProcess(argc, argv) at the top of its "
+                          "main(); use \"fork\" or add that call");
+  }
+}
+
+void MultiProcessAgentParallelRunner::on_run_start() {
+  if (is_replica()) return;
+  journal_ = std::make_unique<MarketJournal>();
+  for (const auto& m : simulator().market_objects()) m->set_journal(journal_.get());
+  WorkerInit init;
+  init.settings_json = settings().dump();
+  init.runner_class = class_name();
+  init.prng_state = initial_prng_state();
+  init.plugins = registry().plugin_paths();
+  workers_ = std::make_unique<Workers>();
+  workers_->Start(start_method_, concurrency(), init, &registry(),
+                  worker_timeout_, stop_flag());
+}
+
+void MultiProcessAgentParallelRunner::on_run_end() {
+  if (workers_) workers_->Stop();
+  workers_.reset();
+  for (const auto& m : simulator().market_objects()) m->set_journal(nullptr);
+  journal_.reset();
+}
+
+void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
+                                               std::vector<TaskResult>* results) {
+  auto& workers = workers_->workers();
+  std::string payload;
+  std::string state;
+  size_t next = 0;
+  size_t running = 0;
+  auto send = [&](size_t w) {
+    Workers::Worker& worker = workers[w];
+    Agent& agent = *agents[next];
+    payload.clear();
+    StateWriter out(&payload);
+    out.write_string(journal_->since(worker.synced));
+    out.write(agent.agent_id());
+    state.clear();
+    agent.serialize_state(&state);
+    out.write_string(state);
+    worker.synced = journal_->end();
+    worker.task = next++;
+    ++running;
+    if (worker.channel.Send(MessageType::kTask, payload) != Channel::Status::kOk) {
+      // Reported when its answer is awaited.
+    }
+  };
+  for (size_t w = 0; w < workers.size() && next < agents.size(); ++w) send(w);
+  while (running > 0) {
+    MessageType type = MessageType::kResult;
+    Channel::Status status;
+    const size_t w = workers_->WaitAny(worker_timeout_, &type, &payload, &status);
+    const size_t i = *workers[w].task;
+    Agent& agent = *agents[i];
+    if (status != Channel::Status::kOk) {
+      const int64_t step = markets().empty() ? 0 : markets()[0]->get_time();
+      if (status == Channel::Status::kInterrupted) {
+        throw SimulationError("interrupted at step " + std::to_string(step));
+      }
+      throw SimulationError("worker process " + std::to_string(w) +
+                            " running agent " + agent.name() + " (" +
+                            agent.class_name() + ") at step " +
+                            std::to_string(step) + " failed: " +
+                            workers_->Failure(w, status, worker_timeout_));
+    }
+    workers[w].task.reset();
+    --running;
+    if (type == MessageType::kError) {
+      (*results)[i].error = payload;
+    } else {
+      StateReader in(payload);
+      ReadActions(in, &(*results)[i].actions);
+      agent.deserialize_state(in.read_string());
+    }
+    if (next < agents.size()) send(w);
+  }
+  uint64_t oldest = journal_->end();
+  for (const auto& worker : workers) oldest = std::min(oldest, worker.synced);
+  journal_->discard_before(oldest);
+}
+
+}  // namespace pams

@@ -1,0 +1,240 @@
+// The worker side of the multi-process runners: InitWorkerProcess, the
+// worker loop and the forkserver.
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "channel.h"
+#include "pams/config/json.h"
+#include "pams/errors.h"
+#include "pams/market/market_journal.h"
+#include "pams/runners/class_registry.h"
+#include "pams/runners/parallel_runners.h"
+#include "pams/runners/runner.h"
+#include "pams/runners/worker.h"
+#include "pams/util/state.h"
+#include "../market/wire.h"
+#include "worker_protocol.h"
+
+namespace pams {
+
+namespace {
+
+// Set once by InitWorkerProcess, at the start of main, before any thread
+// exists; read-only afterwards.
+bool g_initialized = false;
+RegisterClassesFn g_register_classes = nullptr;
+
+std::optional<int> FdFromEnv(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr) return std::nullopt;
+  const int fd = std::atoi(v);
+  unsetenv(name);  // programs the worker starts are not workers
+  return fd;
+}
+
+}  // namespace
+
+void InitWorkerProcess(int /*argc*/, char** /*argv*/,
+                       RegisterClassesFn register_classes) {
+  g_initialized = true;
+  g_register_classes = register_classes;
+  if (std::optional<int> fd = FdFromEnv("PAMS_WORKER_FD")) {
+    BecomeWorkerProcess();
+    RunWorker(*fd, nullptr);
+  }
+  if (std::optional<int> fd = FdFromEnv("PAMS_FORKSERVER_FD")) {
+    BecomeWorkerProcess();
+    RunForkServer(*fd);
+  }
+}
+
+bool WorkerProcessesInitialized() { return g_initialized; }
+RegisterClassesFn ProgramClassRegistration() { return g_register_classes; }
+
+void BecomeWorkerProcess() {
+  signal(SIGINT, SIG_IGN);
+  signal(SIGPIPE, SIG_IGN);
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() == 1) _exit(0);  // the parent died before prctl
+}
+
+int KeepOnlyDescriptor(int fd) {
+  constexpr int kFd = 3;
+  if (fd != kFd) {
+    if (dup2(fd, kFd) < 0) _exit(127);
+  } else {
+    fcntl(kFd, F_SETFD, 0);
+  }
+  close_range(kFd + 1, ~0U, 0);
+  return kFd;
+}
+
+std::string WorkerInit::Encode() const {
+  std::string out;
+  StateWriter w(&out);
+  w.write_string(settings_json);
+  w.write_string(runner_class);
+  w.write(prng_state);
+  w.write<uint64_t>(plugins.size());
+  for (const std::string& p : plugins) w.write_string(p);
+  w.write(worker_index);
+  return out;
+}
+
+WorkerInit WorkerInit::Decode(const std::string& bytes) {
+  StateReader r(bytes);
+  WorkerInit init;
+  init.settings_json = r.read_string();
+  init.runner_class = r.read_string();
+  init.prng_state = r.read<Random::State>();
+  const uint64_t n = r.read<uint64_t>();
+  for (uint64_t i = 0; i < n; ++i) init.plugins.push_back(r.read_string());
+  init.worker_index = r.read<int>();
+  return init;
+}
+
+[[noreturn]] void RunWorker(int fd, const ClassRegistry* inherited) {
+  Channel channel(fd);
+  MessageType type;
+  std::string payload;
+  if (channel.Receive(&type, &payload) != Channel::Status::kOk ||
+      type != MessageType::kInit) {
+    _exit(3);
+  }
+  // Build the replica: the same runner class, config and seed, no logger.
+  std::unique_ptr<ClassRegistry> own_registry;
+  std::unique_ptr<Runner> runner;
+  try {
+    const WorkerInit init = WorkerInit::Decode(payload);
+    const ClassRegistry* registry = inherited;
+    if (registry == nullptr) {
+      own_registry = std::make_unique<ClassRegistry>(ClassRegistry::WithBuiltins());
+      if (g_register_classes != nullptr) g_register_classes(own_registry.get());
+      for (const std::string& plugin : init.plugins) {
+        LoadPlugin(plugin, own_registry.get());
+      }
+      registry = own_registry.get();
+    }
+    Random prng;
+    prng.setstate(init.prng_state);
+    runner = registry->create_runner(init.runner_class,
+                                     ParseJson(init.settings_json, "config"),
+                                     std::move(prng), nullptr, "runner");
+    runner->set_replica();
+    runner->setup();
+    if (auto* process = dynamic_cast<MultiProcessAgentParallelRunner*>(runner.get())) {
+      process->prepare_worker_process();
+    }
+    runner->worker_initializer();
+  } catch (const std::exception& e) {
+    channel.Send(MessageType::kError, e.what());
+    _exit(1);
+  }
+  if (channel.Send(MessageType::kReady, {}) != Channel::Status::kOk) _exit(0);
+
+  Simulator& simulator = runner->simulator();
+  const Markets markets = simulator.markets();
+  std::vector<Action> actions;
+  std::string reply;
+  for (;;) {
+    if (channel.Receive(&type, &payload) != Channel::Status::kOk) _exit(0);
+    if (type == MessageType::kShutdown) _exit(0);
+    try {
+      StateReader r(payload);
+      MarketJournal::Replay(r.read_string(), &simulator);
+      if (type == MessageType::kSync) continue;
+      if (type != MessageType::kTask) throw SimulationError("unexpected message");
+      const int agent_id = r.read<int>();
+      Agent& agent = simulator.agent(agent_id);
+      agent.deserialize_state(r.read_string());
+      actions.clear();
+      agent.submit_orders(markets, &actions);
+      reply.clear();
+      StateWriter w(&reply);
+      WriteActions(actions, w);
+      std::string state;
+      agent.serialize_state(&state);
+      w.write_string(state);
+      if (channel.Send(MessageType::kResult, reply) != Channel::Status::kOk) _exit(0);
+    } catch (const std::exception& e) {
+      if (channel.Send(MessageType::kError, e.what()) != Channel::Status::kOk) {
+        _exit(0);
+      }
+    }
+  }
+}
+
+// --- The forkserver ---
+//
+// Requests on its socket: 'F' with a descriptor attached (SCM_RIGHTS): fork a
+// worker serving that descriptor, reply with its pid; 'W' + pid: wait for
+// that worker (at most 2 s) and reply with its wait status (-1: unknown).
+
+[[noreturn]] void RunForkServer(int fd) {
+  for (;;) {
+    char op = 0;
+    char control[CMSG_SPACE(sizeof(int))];
+    iovec iov{&op, 1};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    const ssize_t n = recvmsg(fd, &msg, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    if (op == 'F') {
+      int passed = -1;
+      for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+          std::memcpy(&passed, CMSG_DATA(c), sizeof passed);
+        }
+      }
+      int32_t pid = -1;
+      if (passed >= 0) {
+        const pid_t child = fork();
+        if (child == 0) {
+          BecomeWorkerProcess();
+          RunWorker(KeepOnlyDescriptor(passed), nullptr);
+        }
+        close(passed);
+        pid = child;
+      }
+      if (write(fd, &pid, sizeof pid) != sizeof pid) break;
+    } else if (op == 'W') {
+      int32_t pid = 0;
+      if (read(fd, &pid, sizeof pid) != sizeof pid) break;
+      int32_t status = -1;
+      for (int i = 0; i < 200; ++i) {
+        int st = 0;
+        const pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid) {
+          status = st;
+          break;
+        }
+        if (r < 0) break;
+        usleep(10000);
+      }
+      if (write(fd, &status, sizeof status) != sizeof status) break;
+    }
+  }
+  // The runner is gone: its workers see their sockets close and exit.
+  while (wait(nullptr) > 0) {
+  }
+  _exit(0);
+}
+
+}  // namespace pams

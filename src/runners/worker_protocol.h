@@ -1,0 +1,50 @@
+// The messages between the multi-process runner and its workers, and the
+// worker side (RunWorker). Private to the library.
+
+#ifndef PAMS_SRC_RUNNERS_WORKER_PROTOCOL_H_
+#define PAMS_SRC_RUNNERS_WORKER_PROTOCOL_H_
+
+#include <string>
+#include <vector>
+
+#include "pams/random/random.h"
+
+namespace pams {
+
+class ClassRegistry;
+
+// What a worker builds its replica from (the kInit message).
+struct WorkerInit {
+  std::string settings_json;
+  std::string runner_class;
+  Random::State prng_state;
+  std::vector<std::string> plugins;
+  int worker_index = 0;
+
+  std::string Encode() const;
+  static WorkerInit Decode(const std::string& bytes);
+};
+
+// Serves the runner on the socket fd until it is told to stop or the main
+// process goes away, then exits the process (never returns). `registry` is
+// the registry to build the replica with (a forked worker inherits the main
+// process's); null builds one from the built-ins, the program's
+// registration function and the plugins named in the Init message.
+[[noreturn]] void RunWorker(int fd, const ClassRegistry* registry);
+
+// Serves fork requests of a runner on the socket fd (see process_runner.cc);
+// exits when the runner closes it. Never returns.
+[[noreturn]] void RunForkServer(int fd);
+
+// Puts the socket fd at descriptor 3 and closes every other descriptor
+// above 2, so that a worker holds no other worker's socket open.
+int KeepOnlyDescriptor(int fd);
+
+// Makes the calling process die with its parent and ignore the terminal's
+// Ctrl-C (the main process stops the workers itself). Exits if the parent
+// is already gone.
+void BecomeWorkerProcess();
+
+}  // namespace pams
+
+#endif  // PAMS_SRC_RUNNERS_WORKER_PROTOCOL_H_

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""The parallel runners against SequentialRunner, through `pams run`.
+
+* identical: for every sample and for configs with maxNormalOrders 2 to 8,
+  each parallel runner, numParallel 1, 2 and 4, and each start method give
+  step and agent CSVs byte-identical to SequentialRunner with the same seed;
+  so does a config of agents with state beyond their prng (StatefulAgent).
+* faults: a worker that crashes, is killed, exits, hangs (past
+  workerTimeout) or throws stops the run with exit status 1 and an error
+  naming the agent, the step and the cause, within about a second (timeouts
+  aside), leaving no process behind and valid CSV lines.
+* interrupt: Ctrl-C (SIGINT to the process group) stops a run and its
+  workers with exit status 130 and complete CSV lines.
+
+Usage: parallel_test.py --pams BIN --plugin SAMPLES_LIB --test-agents LIB
+                        [--only identical|faults|interrupt]
+"""
+import argparse
+import csv
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SAMPLES = [
+    "samples/CI2002/config.json",
+    "samples/fat_finger/config.json",
+    "samples/market_share/config.json",
+    "samples/market_share/config-mm.json",
+    "samples/price_limit/config.json",
+    "samples/shock_transfer/config.json",
+    "samples/test/config.json",
+    "samples/trading_halt/config.json",
+    "samples/user_class/config.json",
+]
+THREADS = "MultiThreadAgentParallelRunner"
+PROCESSES = "MultiProcessAgentParallelRunner"
+
+
+class Checker:
+    def __init__(self, args):
+        self.args = args
+        self.tmp = tempfile.mkdtemp(prefix="pams-parallel-")
+        self.failures = []
+        self.count = 0
+
+    def run(self, config, seed, runner=None, sets=(), env=None, tag=""):
+        steps = os.path.join(self.tmp, f"steps{tag}.csv")
+        agents = os.path.join(self.tmp, f"agents{tag}.csv")
+        cmd = [self.args.pams, "run", os.path.join(ROOT, config), "--seed", str(seed),
+               "--plugin", self.args.plugin, "--plugin", self.args.test_agents,
+               "--steps-csv", steps, "--agents-csv", agents]
+        if runner:
+            cmd += ["--runner", runner]
+        for s in sets:
+            cmd += ["--set", s]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        return proc, steps, agents
+
+    def read(self, path):
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+
+    def fail(self, what):
+        self.failures.append(what)
+        print("FAIL", what, flush=True)
+
+
+def identical(c):
+    cases = [(s, 1, []) for s in SAMPLES]
+    # maxNormalOrders 2..8: parallel rounds of several agents.
+    for mno, config in ((2, "samples/CI2002/config.json"),
+                        (3, "samples/shock_transfer/config.json"),
+                        (4, "samples/market_share/config.json"),
+                        (8, "samples/CI2002/config.json"),
+                        (5, "samples/test/config.json")):
+        cases.append((config, mno, [f"simulation.sessions[0].maxNormalOrders={mno}",
+                                    f"simulation.sessions[1].maxNormalOrders={mno}"]))
+    cases.append(("tests/parallel/stateful.json", 6, []))
+    for config, mno, sets in cases:
+        seed = 7
+        ref, ref_steps, ref_agents = c.run(config, seed, sets=sets, tag="-ref")
+        if ref.returncode != 0:
+            c.fail(f"{config}: SequentialRunner failed: {ref.stderr[-500:]}")
+            continue
+        expected = (c.read(ref_steps), c.read(ref_agents))
+        if expected[0].count("\n") < 100 or expected[1].count("\n") < 2:
+            c.fail(f"{config}: SequentialRunner wrote almost nothing")
+            continue
+        variants = [(THREADS, n, None) for n in (1, 2, 4)]
+        variants += [(PROCESSES, n, "fork") for n in (1, 2, 4)]
+        variants += [(PROCESSES, 2, "spawn"), (PROCESSES, 2, "forkserver")]
+        if mno > 1 or config.endswith("stateful.json"):
+            variants += [(PROCESSES, 4, "spawn"), (PROCESSES, 4, "forkserver")]
+        for runner, n, method in variants:
+            extra = [f"simulation.numParallel={n}"]
+            if method:
+                extra.append(f'simulation.startMethod="{method}"')
+            proc, steps, agents = c.run(config, seed, runner, sets + extra)
+            c.count += 1
+            name = f"{config} mno={mno} {runner} numParallel={n} {method or ''}"
+            if proc.returncode != 0:
+                c.fail(f"{name}: exit {proc.returncode}: {proc.stderr[-500:]}")
+            elif (c.read(steps), c.read(agents)) != expected:
+                c.fail(f"{name}: CSVs differ from SequentialRunner's")
+    print(f"identical: {c.count} parallel runs compared", flush=True)
+
+
+def processes_with_tag(tag):
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if tag.encode() in f.read():
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+def complete_csv(path):
+    """Every line has all 14 columns (a run cut short keeps whole lines)."""
+    if not os.path.exists(path):
+        return True
+    with open(path, newline="", encoding="utf-8") as f:
+        text = f.read()
+    if text and not text.endswith("\n"):
+        return False
+    return all(len(row) == 14 for row in csv.reader(text.splitlines()))
+
+
+def faults(c):
+    cases = [
+        ("crash", PROCESSES, "fork", "killed by signal 11"),
+        ("crash", PROCESSES, "spawn", "killed by signal 11"),
+        ("crash", PROCESSES, "forkserver", "killed by signal 11"),
+        ("kill", PROCESSES, "fork", "killed by signal 9"),
+        ("exit", PROCESSES, "spawn", "exited with status 3"),
+        ("hang", PROCESSES, "fork", "did not answer within 1 s"),
+        ("hang", PROCESSES, "forkserver", "did not answer within 1 s"),
+        ("throw", PROCESSES, "fork", "deliberate failure"),
+        ("throw", PROCESSES, "spawn", "deliberate failure"),
+        ("throw", THREADS, None, "deliberate failure"),
+    ]
+    for fault, runner, method, cause in cases:
+        tag = "PAMS_TEST_TAG=" + uuid.uuid4().hex
+        env = dict(os.environ, PAMS_TEST_TAG=tag.split("=", 1)[1])
+        sets = [f'Faulty.fault="{fault}"', "simulation.numParallel=2",
+                "simulation.workerTimeout=1"]
+        if method:
+            sets.append(f'simulation.startMethod="{method}"')
+        start = time.monotonic()
+        proc, steps, _ = c.run("tests/parallel/faulty.json", 3, runner, sets, env=env,
+                               tag="-fault")
+        elapsed = time.monotonic() - start
+        c.count += 1
+        name = f"fault {fault} {runner} {method or ''}"
+        errors = [l for l in proc.stderr.splitlines() if l.startswith("error: ")]
+        if proc.returncode != 1:
+            c.fail(f"{name}: exit {proc.returncode}, expected 1")
+        step = re.search(r"at step (\d+)", errors[0]) if len(errors) == 1 else None
+        if len(errors) != 1 or "Faulty (FaultyAgent)" not in errors[0] or \
+                not step or int(step.group(1)) < 150 or cause not in errors[0]:
+            c.fail(f"{name}: error {errors!r}, expected the agent, a step >= 150 "
+                   f"(faultStep) and '{cause}'")
+        limit = 6.0 if fault == "hang" else 4.0
+        if elapsed > limit:
+            c.fail(f"{name}: took {elapsed:.1f} s")
+        time.sleep(0.2)
+        left = processes_with_tag(tag.split("=", 1)[1])
+        if left:
+            c.fail(f"{name}: processes left behind: {left}")
+        if not complete_csv(steps):
+            c.fail(f"{name}: the steps CSV has an incomplete line")
+    print(f"faults: {len(cases)} cases", flush=True)
+
+
+def interrupt(c):
+    for runner, method in ((PROCESSES, "fork"), (PROCESSES, "spawn"), (THREADS, None),
+                           ("SequentialRunner", None)):
+        tag = uuid.uuid4().hex
+        env = dict(os.environ, PAMS_TEST_TAG=tag)
+        steps = os.path.join(c.tmp, "interrupt.csv")
+        cmd = [c.args.pams, "run", os.path.join(ROOT, "tests/parallel/busy.json"),
+               "--seed", "1", "--plugin", c.args.test_agents, "--steps-csv", steps,
+               "--runner", runner, "--set", "simulation.numParallel=2",
+               "--set", "simulation.sessions[1].iterationSteps=100000"]
+        if method:
+            cmd += ["--set", f'simulation.startMethod="{method}"']
+        # A new process group, as a shell gives a job; Ctrl-C signals it all.
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True, env=env, start_new_session=True)
+        time.sleep(1.5)
+        sent = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            _, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            c.fail(f"interrupt {runner} {method or ''}: still running 10 s after SIGINT")
+            continue
+        stopped = time.monotonic() - sent
+        c.count += 1
+        name = f"interrupt {runner} {method or ''}"
+        if proc.returncode != 130:
+            c.fail(f"{name}: exit {proc.returncode}, expected 130: {err[-300:]}")
+        if "interrupted" not in err:
+            c.fail(f"{name}: no 'interrupted' message: {err[-300:]}")
+        if stopped > 2.0:
+            c.fail(f"{name}: took {stopped:.1f} s to stop")
+        time.sleep(0.2)
+        if processes_with_tag(tag):
+            c.fail(f"{name}: processes left behind")
+        if not complete_csv(steps):
+            c.fail(f"{name}: the steps CSV has an incomplete line")
+    print("interrupt: 4 cases", flush=True)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--pams", required=True)
+    p.add_argument("--plugin", required=True)
+    p.add_argument("--test-agents", required=True)
+    p.add_argument("--only", choices=["identical", "faults", "interrupt"])
+    args = p.parse_args()
+    c = Checker(args)
+    for name, fn in (("identical", identical), ("faults", faults),
+                     ("interrupt", interrupt)):
+        if args.only in (None, name):
+            fn(c)
+    print(f"{c.count} runs, {len(c.failures)} failures")
+    sys.exit(1 if c.failures else 0)
+
+
+if __name__ == "__main__":
+    main()
