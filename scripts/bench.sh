@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench: pams-cpp against the reference PAMS on the same configs and
-# seeds (bench/compare_pams.py prints the table and the ratios), and the
-# Google Benchmarks of the engine and the random generators.
+# seeds (bench/compare_pams.py prints the table and the ratios), the
+# parallel runners' speedup and per-task overhead (bench/parallel_bench.py),
+# and the Google Benchmarks of the engine and the random generators.
 # BENCH_QUICK=1 for a shorter run (fewer repetitions, smaller scaled configs).
 set -euo pipefail
 build="${1:-build}"
@@ -13,6 +14,10 @@ python3 bench/compare_pams.py --pams "$build/bin/pams" \
   --plugin "$build/lib/libpams_samples.so" \
   --reference-python .venv-ref/bin/python \
   --random-bench "$build/bin/random_bench" --out out/bench/compare.json "${quick[@]}"
+echo
+python3 bench/parallel_bench.py --pams "$build/bin/pams" \
+  --test-agents "$build/lib/libpams_test_agents.so" \
+  --reference-python .venv-ref/bin/python
 echo
 "$build/bin/random_bench" --benchmark_filter='ShuffleFloor|SampleAll'
 "$build/bin/engine_bench"
