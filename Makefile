@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps reference configure build test demo bench clean
+.PHONY: all deps reference tensorflow configure build test demo bench clean
 
 all: build
 
@@ -15,20 +15,30 @@ deps:
 reference: deps
 	@scripts/setup-reference.sh
 
+tensorflow: deps
+	@scripts/setup-tensorflow.sh
+
+# The TensorFlow library pams tries by default (when .venv-tf exists).
+TF_LIB = $(firstword $(wildcard $(CURDIR)/.venv-tf/lib/python3*/site-packages/tensorflow/libtensorflow_cc.so.2))
+
 configure: deps
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
-	  -DPAMS_REFERENCE_PYTHON=$(CURDIR)/.venv-ref/bin/python $(CMAKE_FLAGS) >/dev/null
+	  -DPAMS_REFERENCE_PYTHON=$(CURDIR)/.venv-ref/bin/python \
+	  -DPAMS_TENSORFLOW_LIBRARY=$(TF_LIB) $(CMAKE_FLAGS) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-test: build reference
+# TensorFlow first: configure records where it is.
+test: reference tensorflow
+	@$(MAKE) --no-print-directory build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 demo: build
 	@scripts/demo.sh $(BUILD_DIR)
 
-bench: build reference
+bench: reference tensorflow
+	@$(MAKE) --no-print-directory build
 	@scripts/bench.sh $(BUILD_DIR)
 
 clean:

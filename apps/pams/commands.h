@@ -8,6 +8,10 @@
 
 #include <CLI/CLI.hpp>
 
+namespace pams {
+class ClassRegistry;
+}  // namespace pams
+
 namespace pams::cli {
 
 // Exit statuses: 0 success, 1 the run failed, 2 bad input (config, flags,
@@ -16,6 +20,10 @@ constexpr int kExitFailure = 1;
 constexpr int kExitBadInput = 2;
 
 std::function<int()> AddRunCommand(CLI::App* app);
+
+// The classes the pams command adds to the built-ins (TensorFlow's), in its
+// own registry and in its worker processes.
+void RegisterCliClasses(pams::ClassRegistry* registry);
 
 }  // namespace pams::cli
 

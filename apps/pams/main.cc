@@ -12,7 +12,7 @@
 int main(int argc, char** argv) {
   // A worker process of a parallel runner becomes one here (and never
   // returns); the program itself continues.
-  pams::InitWorkerProcess(argc, argv);
+  pams::InitWorkerProcess(argc, argv, &pams::cli::RegisterCliClasses);
   CLI::App app{
       "pams-cpp: PAMS (Platform for Artificial Market Simulations) in C++.\n"
       "Runs PAMS's JSON configs unchanged and gives PAMS's results, bit for "

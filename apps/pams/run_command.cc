@@ -1,6 +1,7 @@
 // pams run CONFIG: one simulation, printed as PAMS's MarketStepPrintLogger.
 
 #include <csignal>
+#include <filesystem>
 #include <cstdio>
 #include <memory>
 #include <random>
@@ -15,6 +16,7 @@
 #include "pams/runners/class_registry.h"
 #include "pams/runners/runner.h"
 #include "pams/runners/worker.h"
+#include "pams/tensorflow/tensorflow_runner.h"
 
 namespace pams::cli {
 
@@ -105,12 +107,15 @@ void ApplySet(const std::string& assignment, Json* config) {
 int Run(const RunOptions& options) {
   try {
     ClassRegistry registry = ClassRegistry::WithBuiltins();
-    if (RegisterClassesFn own = ProgramClassRegistration()) own(&registry);
+    RegisterCliClasses(&registry);
     for (const std::string& plugin : options.plugins) {
       LoadPlugin(plugin, &registry);
     }
     Json settings = ParseJsonFile(options.config);
     for (const std::string& set : options.sets) ApplySet(set, &settings);
+    // A process that runs TensorFlow itself (SequentialRunner with
+    // TensorFlow agents) uses the options the workers would use.
+    tensorflow::ConfigureFromSettings(settings);
     std::string seed = options.seed;
     if (seed.empty()) {
       seed = OsSeed();
@@ -136,6 +141,8 @@ int Run(const RunOptions& options) {
     std::unique_ptr<Runner> runner = registry.create_runner(
         options.runner, std::move(settings), std::move(prng), &loggers,
         "--runner");
+    runner->simulator().set_config_directory(
+        std::filesystem::path(options.config).parent_path().string());
     std::signal(SIGINT, OnSignal);
     std::signal(SIGTERM, OnSignal);
     runner->set_stop_flag(&g_stop);
@@ -155,6 +162,10 @@ int Run(const RunOptions& options) {
 }
 
 }  // namespace
+
+void RegisterCliClasses(ClassRegistry* registry) {
+  tensorflow::RegisterClasses(registry);
+}
 
 std::function<int()> AddRunCommand(CLI::App* app) {
   auto options = std::make_shared<RunOptions>();
@@ -183,7 +194,8 @@ std::function<int()> AddRunCommand(CLI::App* app) {
   run->add_option("--runner", options->runner,
                   "Runner class: SequentialRunner (default), "
                   "MultiThreadAgentParallelRunner, "
-                  "MultiProcessAgentParallelRunner (or one from a plugin); "
+                  "MultiProcessAgentParallelRunner, "
+                  "TensorFlowAgentParallelRunner (or one from a plugin); "
                   "results are identical");
   run->add_option("--set", options->sets,
                   "Override a config key before the run: KEY=JSON, e.g. "

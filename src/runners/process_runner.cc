@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <optional>
@@ -92,6 +93,8 @@ class MultiProcessAgentParallelRunner::Workers {
   struct Worker {
     Channel channel;
     pid_t pid = -1;
+    double started_at = 0;   // when it was started
+    double ready_after = 0;  // seconds until its replica was ready
     bool via_forkserver = false;
     uint64_t synced = 0;  // journal position this worker has applied
     std::optional<size_t> task;  // index in the round of its running task
@@ -109,6 +112,7 @@ class MultiProcessAgentParallelRunner::Workers {
       SocketPair(fds);
       Worker w;
       w.channel = Channel(fds[0]);
+      w.started_at = MonotonicSeconds();
       if (method == "spawn") {
         w.pid = SpawnSelf(fds[1], "PAMS_WORKER_FD");
       } else if (method == "forkserver") {
@@ -140,7 +144,10 @@ class MultiProcessAgentParallelRunner::Workers {
       std::string payload;
       const Channel::Status s = workers_[i].channel.Receive(
           &type, &payload, timeout > 0 ? timeout : kStartupTimeoutSeconds, stop);
-      if (s == Channel::Status::kOk && type == MessageType::kReady) continue;
+      if (s == Channel::Status::kOk && type == MessageType::kReady) {
+        workers_[i].ready_after = MonotonicSeconds() - workers_[i].started_at;
+        continue;
+      }
       if (s == Channel::Status::kOk && type == MessageType::kError) {
         throw SimulationError("worker process " + std::to_string(i) +
                               " could not build its replica: " + payload);
@@ -170,6 +177,29 @@ class MultiProcessAgentParallelRunner::Workers {
     const std::optional<int> status = Reap(i);
     if (!status) return "its process ended";
     return "its process " + DescribeWaitStatus(*status);
+  }
+
+  // With PAMS_WORKER_STATS set, prints each worker's start-up time and
+  // memory to stderr (for benchmarks and tuning).
+  void PrintStats() const {
+    if (std::getenv("PAMS_WORKER_STATS") == nullptr) return;
+    for (size_t i = 0; i < workers_.size(); ++i) {
+      const Worker& w = workers_[i];
+      std::string rss = "?", peak = "?";
+      std::FILE* f = std::fopen(("/proc/" + std::to_string(w.pid) + "/status").c_str(), "r");
+      if (f != nullptr) {
+        char line[256];
+        while (std::fgets(line, sizeof line, f) != nullptr) {
+          long kb = 0;
+          if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) rss = std::to_string(kb / 1024);
+          if (std::sscanf(line, "VmHWM: %ld kB", &kb) == 1) peak = std::to_string(kb / 1024);
+        }
+        std::fclose(f);
+      }
+      std::fprintf(stderr,
+                   "# WORKER %zu pid %d ready after %.3f s, memory %s MiB (peak %s MiB)\n",
+                   i, static_cast<int>(w.pid), w.ready_after, rss.c_str(), peak.c_str());
+    }
   }
 
   // Stops every worker and reaps them; safe to call more than once.
@@ -385,13 +415,17 @@ void MultiProcessAgentParallelRunner::on_run_start() {
   init.runner_class = class_name();
   init.prng_state = initial_prng_state();
   init.plugins = registry().plugin_paths();
+  init.config_directory = simulator().config_directory();
   workers_ = std::make_unique<Workers>();
   workers_->Start(start_method_, concurrency(), init, &registry(),
                   worker_timeout_, stop_flag());
 }
 
 void MultiProcessAgentParallelRunner::on_run_end() {
-  if (workers_) workers_->Stop();
+  if (workers_) {
+    workers_->PrintStats();
+    workers_->Stop();
+  }
   workers_.reset();
   for (const auto& m : simulator().market_objects()) m->set_journal(nullptr);
   journal_.reset();

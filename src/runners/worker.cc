@@ -90,6 +90,7 @@ std::string WorkerInit::Encode() const {
   w.write(prng_state);
   w.write<uint64_t>(plugins.size());
   for (const std::string& p : plugins) w.write_string(p);
+  w.write_string(config_directory);
   w.write(worker_index);
   return out;
 }
@@ -102,6 +103,7 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
   init.prng_state = r.read<Random::State>();
   const uint64_t n = r.read<uint64_t>();
   for (uint64_t i = 0; i < n; ++i) init.plugins.push_back(r.read_string());
+  init.config_directory = r.read_string();
   init.worker_index = r.read<int>();
   return init;
 }
@@ -134,6 +136,7 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
                                      ParseJson(init.settings_json, "config"),
                                      std::move(prng), nullptr, "runner");
     runner->set_replica();
+    runner->simulator().set_config_directory(init.config_directory);
     runner->setup();
     if (auto* process = dynamic_cast<MultiProcessAgentParallelRunner*>(runner.get())) {
       process->prepare_worker_process();

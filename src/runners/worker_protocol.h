@@ -19,6 +19,7 @@ struct WorkerInit {
   std::string runner_class;
   Random::State prng_state;
   std::vector<std::string> plugins;
+  std::string config_directory;
   int worker_index = 0;
 
   std::string Encode() const;

@@ -112,6 +112,12 @@ class Simulator {
   // whose warnings the main process prints already).
   void set_quiet(bool quiet) { quiet_ = quiet; }
 
+  // The directory of the config file, for classes that read files named
+  // relative to it (e.g. a TensorFlow agent's modelPath); empty: the
+  // working directory.
+  const std::string& config_directory() const { return config_directory_; }
+  void set_config_directory(std::string dir) { config_directory_ = std::move(dir); }
+
  private:
   // The hooks of one (type, before/after) pair: those for every step, then
   // those for specific steps, each in registration order, as PAMS.
@@ -154,6 +160,7 @@ class Simulator {
 
   std::set<std::string, std::less<>> warned_;
   bool quiet_ = false;
+  std::string config_directory_;
 };
 
 }  // namespace pams

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Creates .venv-tf with the TensorFlow CPU wheel, whose
+# tensorflow/libtensorflow_cc.so.2 pams-cpp loads at run time (and whose
+# Python builds the sample models: python/make_tf_model.py). Pinned.
+# PAMS_SKIP_TENSORFLOW_TESTS=1 skips it (and the TensorFlow tests).
+set -euo pipefail
+TF_VERSION=2.21.0
+if [ "${PAMS_SKIP_TENSORFLOW_TESTS:-0}" = 1 ]; then
+  echo "TensorFlow not installed: PAMS_SKIP_TENSORFLOW_TESTS=1"
+  exit 0
+fi
+root="$(cd "$(dirname "$0")/.." && pwd)"
+venv="$root/.venv-tf"
+if [ -x "$venv/bin/python" ] &&
+   "$venv/bin/pip" show tensorflow-cpu 2>/dev/null | grep -q "^Version: $TF_VERSION$"; then
+  exit 0
+fi
+rm -rf "$venv"
+/usr/bin/python3 -m venv "$venv"
+echo "Installing tensorflow-cpu==$TF_VERSION into .venv-tf (a few hundred MB)"
+"$venv/bin/pip" install --quiet --disable-pip-version-check "tensorflow-cpu==$TF_VERSION"
+ls "$venv"/lib/python3*/site-packages/tensorflow/libtensorflow_cc.so.2

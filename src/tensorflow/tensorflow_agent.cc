@@ -1,0 +1,161 @@
+#include "pams/tensorflow/tensorflow_agent.h"
+
+#include <cmath>
+#include <filesystem>
+
+#include "pams/config/settings.h"
+#include "pams/errors.h"
+#include "pams/market/market.h"
+#include "pams/simulator/simulator.h"
+#include "pams/tensorflow/model.h"
+#include "pams/tensorflow/tensorflow.h"
+
+namespace pams::tensorflow {
+
+void TensorFlowAgent::setup(const Settings& settings,
+                            std::span<const int> accessible_market_ids) {
+  Agent::setup(settings, accessible_market_ids);
+  const Settings path = settings["modelPath"];
+  std::filesystem::path p(path.as_string());
+  if (p.is_relative() && !simulator()->config_directory().empty()) {
+    p = std::filesystem::path(simulator()->config_directory()) / p;
+  }
+  model_path_ = p.lexically_normal().string();
+  if (!std::filesystem::exists(std::filesystem::path(model_path_) / "saved_model.pb")) {
+    path.fail("no TensorFlow SavedModel at " + model_path_ +
+              " (relative paths are relative to the config file)");
+  }
+  // Fail now, not at the first order, when TensorFlow is missing (this
+  // loads the library only; no model runs in this process yet).
+  EnsureLoaded();
+  const Settings features = settings["features"];
+  if (!features.json().is_array() || features.size() == 0) {
+    features.fail("expected a non-empty list such as [{\"logReturns\": 5}, "
+                  "\"fundamentalGap\", \"position\"]");
+  }
+  for (size_t i = 0; i < features.size(); ++i) {
+    const Settings f = features.at(i);
+    if (f.json().is_string() && f.as_string() == "fundamentalGap") {
+      features_.push_back({Feature::kFundamentalGap, 1});
+    } else if (f.json().is_string() && f.as_string() == "position") {
+      features_.push_back({Feature::kPosition, 1});
+    } else if (f.is_object() && f.size() == 1 && f.has("logReturns")) {
+      const int64_t n = f["logReturns"].as_int();
+      if (n < 1 || n > 10000) f["logReturns"].fail("must be between 1 and 10000");
+      features_.push_back({Feature::kLogReturns, static_cast<int>(n)});
+    } else {
+      f.fail("expected {\"logReturns\": n}, \"fundamentalGap\" or \"position\", got " +
+             f.json().dump());
+    }
+    feature_count_ += features_.back().window;
+  }
+  if (auto v = settings.find("returnScale")) return_scale_ = v->as_float();
+  if (auto v = settings.find("orderMargin")) order_margin_ = v->json_random(prng());
+  if (auto v = settings.find("orderVolume")) {
+    order_volume_ = v->as_int();
+    if (order_volume_ < 1) v->fail("must be positive");
+  }
+  if (auto v = settings.find("timeWindowSize")) {
+    const double x = v->json_random(prng());
+    if (!(x >= 1 && x < 1e12)) v->fail("must draw a value >= 1");
+    time_window_size_ = static_cast<int64_t>(x);
+  }
+}
+
+const Model& TensorFlowAgent::model() {
+  if (model_ == nullptr) {
+    model_ = GetModel(model_path_);
+    const TensorSpec* in = model_->input("features");
+    if (in == nullptr || in->dtype != DataType::kFloat) {
+      throw SimulationError("agent " + name() + ": model " + model_path_ +
+                            " needs a float32 input named \"features\"");
+    }
+    if (in->shape.size() != 2 ||
+        (in->shape[1] >= 0 && in->shape[1] != feature_count_)) {
+      throw SimulationError("agent " + name() + ": model " + model_path_ +
+                            " takes features of shape [-1, " +
+                            std::to_string(in->shape.size() == 2 ? in->shape[1] : -1) +
+                            "], the agent's features make " +
+                            std::to_string(feature_count_));
+    }
+    if (model_->output("signal") == nullptr) {
+      throw SimulationError("agent " + name() + ": model " + model_path_ +
+                            " has no output named \"signal\"");
+    }
+  }
+  return *model_;
+}
+
+void TensorFlowAgent::Features(const Market& market, std::vector<float>* out) const {
+  out->clear();
+  const int64_t t = market.get_time();
+  const double price = market.get_market_price();
+  for (const Feature& f : features_) {
+    switch (f.kind) {
+      case Feature::kLogReturns:
+        for (int i = 0; i < f.window; ++i) {
+          const int64_t a = t - i;
+          out->push_back(a >= 1 ? static_cast<float>(std::log(
+                                      market.get_market_price(a) /
+                                      market.get_market_price(a - 1)))
+                                : 0.0f);
+        }
+        break;
+      case Feature::kFundamentalGap:
+        out->push_back(static_cast<float>(std::log(market.get_fundamental_price() / price)));
+        break;
+      case Feature::kPosition:
+        out->push_back(static_cast<float>(get_asset_volume(market.market_id())));
+        break;
+    }
+  }
+}
+
+void TensorFlowAgent::submit_orders(Markets markets, std::vector<Action>* orders) {
+  for (const Market* market : markets) {
+    if (!is_market_accessible(market->market_id())) continue;
+    const Model& m = model();
+    Features(*market, &scratch_);
+    const Tensor features = Tensor::Of<float>(
+        DataType::kFloat, {1, static_cast<int64_t>(scratch_.size())}, scratch_);
+    std::vector<std::pair<std::string, const Tensor*>> inputs = {{"features", &features}};
+    Tensor seed;
+    if (const TensorSpec* s = m.input("seed")) {
+      // Seeds of the model's stateless random ops come from the agent's
+      // prng, so results do not depend on which process runs the agent.
+      const int64_t a = prng().randint(0, 0x7fffffff);
+      const int64_t b = prng().randint(0, 0x7fffffff);
+      if (s->dtype == DataType::kInt64) {
+        const int64_t v[2] = {a, b};
+        seed = Tensor::Of<int64_t>(DataType::kInt64, {1, 2}, v);
+      } else {
+        const int32_t v[2] = {static_cast<int32_t>(a), static_cast<int32_t>(b)};
+        seed = Tensor::Of<int32_t>(DataType::kInt32, {1, 2}, v);
+      }
+      inputs.emplace_back("seed", &seed);
+    }
+    const std::vector<Tensor> out = m.Run(inputs, {"signal"});
+    if (out.empty() || out[0].dtype() != DataType::kFloat || out[0].num_elements() < 1) {
+      throw SimulationError("agent " + name() + ": model " + model_path_ +
+                            " did not return a float32 signal");
+    }
+    const double signal = out[0].values<float>()[0];
+    const double price = market->get_market_price();
+    const double expected = price * std::exp(signal * return_scale_);
+    if (!std::isfinite(expected)) {
+      throw SimulationError("agent " + name() + ": model signal " +
+                            std::to_string(signal) + " gives no finite price");
+    }
+    if (expected > price) {
+      orders->push_back(Order::Limit(agent_id(), market->market_id(), true,
+                                     expected * (1 - order_margin_), order_volume_,
+                                     time_window_size_));
+    } else if (expected < price) {
+      orders->push_back(Order::Limit(agent_id(), market->market_id(), false,
+                                     expected * (1 + order_margin_), order_volume_,
+                                     time_window_size_));
+    }
+  }
+}
+
+}  // namespace pams::tensorflow
