@@ -2,7 +2,8 @@
 # make bench: pams-cpp against the reference PAMS on the same configs and
 # seeds (bench/compare_pams.py prints the table and the ratios), the
 # parallel runners' speedup and per-task overhead (bench/parallel_bench.py),
-# and the Google Benchmarks of the engine and the random generators.
+# TensorFlowAgentParallelRunner's (bench/tensorflow_bench.py; skipped with
+# PAMS_SKIP_TENSORFLOW_TESTS=1), and the Google Benchmarks of the engine and the random generators.
 # BENCH_QUICK=1 for a shorter run (fewer repetitions, smaller scaled configs).
 set -euo pipefail
 build="${1:-build}"
@@ -18,6 +19,12 @@ echo
 python3 bench/parallel_bench.py --pams "$build/bin/pams" \
   --test-agents "$build/lib/libpams_test_agents.so" \
   --reference-python .venv-ref/bin/python
+echo
+if [ "${PAMS_SKIP_TENSORFLOW_TESTS:-0}" = 1 ]; then
+  echo "TensorFlow benchmark skipped: PAMS_SKIP_TENSORFLOW_TESTS=1"
+else
+  python3 bench/tensorflow_bench.py --pams "$build/bin/pams" --tf-python .venv-tf/bin/python
+fi
 echo
 "$build/bin/random_bench" --benchmark_filter='ShuffleFloor|SampleAll'
 "$build/bin/engine_bench"

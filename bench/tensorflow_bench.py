@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""TensorFlowAgentParallelRunner against SequentialRunner, timed in one run.
+
+1. A heavy, compute-bound model (python/make_tf_model.py --heavy: 2.4 million parameters, ~1.2 ms a
+   call on one thread), 8 TensorFlow agents asked per step
+   (maxNormalOrders 8), tensorflowIntraOpThreads 1: speedup of the runner
+   with 2 spawned workers over SequentialRunner (target >= 1.7x on 2 cores).
+   The steady state is measured as the difference between a run of 20 and
+   one of 620 steps, so that neither TensorFlow's loading (in the main
+   process for SequentialRunner) nor the workers' start-up (reported apart,
+   with their memory, from PAMS_WORKER_STATS) counts.
+2. Per-task overhead on the TensorFlow sample (small model): (runner time -
+   start-up - SequentialRunner time) / tasks.
+
+Usage: tensorflow_bench.py --pams BIN --tf-python PY
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUNNER = "TensorFlowAgentParallelRunner"
+LONG = 620  # steps of the long run; the short one has 20
+
+
+def run(args, config, *extra, env=None):
+    out = subprocess.run([args.pams, "run", config, "--seed", "1", *extra],
+                         capture_output=True, text=True, env=env, check=True)
+    t = float(re.search(r"^# EXECUTION TIME (\S+)$", out.stdout, re.M).group(1))
+    workers = [(float(a), int(b), int(c)) for a, b, c in re.findall(
+        r"# WORKER \d+ pid \d+ ready after (\S+) s, memory (\d+) MiB \(peak (\d+) MiB\)",
+        out.stderr)]
+    return t, workers
+
+
+def median(args, config, *extra, runs=3):
+    """The run of median time: this 2-core VM's timings vary by +-30%, and
+    a median of a difference is steadier than a minimum."""
+    results = sorted((run(args, config, *extra, env=dict(os.environ, PAMS_WORKER_STATS="1"))
+                      for _ in range(runs)), key=lambda r: r[0])
+    return results[len(results) // 2]
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--pams", required=True)
+    p.add_argument("--tf-python", required=True)
+    args = p.parse_args()
+    tmp = tempfile.mkdtemp(prefix="pams-tfbench-")
+    model = os.path.join(tmp, "heavy_model")
+    made = subprocess.run([args.tf_python, os.path.join(ROOT, "python", "make_tf_model.py"),
+                           model, "--heavy", "--features", "10"],
+                          capture_output=True, text=True, check=True)
+    print(made.stdout.strip().splitlines()[-1])
+    with open(os.path.join(ROOT, "samples", "tensorflow", "config.json")) as f:
+        c = json.load(f)
+    c["simulation"]["agents"] = ["TensorFlowAgents"]
+    c["TensorFlowAgents"]["numAgents"] = 8
+    c["TensorFlowAgents"]["modelPath"] = model
+    # The same TensorFlow threads on both sides: one intra-op (from the
+    # sample) and one inter-op thread, in SequentialRunner's main process
+    # as in each worker.
+    c["simulation"]["tensorflowInterOpThreads"] = 1
+    times = {}
+    for steps in (20, LONG):
+        for sess, n in zip(c["simulation"]["sessions"], (10, steps - 10)):
+            sess["iterationSteps"] = n
+            sess["maxNormalOrders"] = 8
+        heavy = os.path.join(tmp, f"heavy-{steps}.json")
+        with open(heavy, "w") as f:
+            json.dump(c, f)
+        times[steps] = (median(args, heavy)[0],
+                        median(args, heavy, "--runner", RUNNER, "--set",
+                             "simulation.numParallel=2"))
+    calls = (LONG - 20) * 8
+    seq = times[LONG][0] - times[20][0]
+    par = times[LONG][1][0] - times[20][1][0]
+    workers = times[LONG][1][1]
+    speedup = seq / par
+    print(f"1. Heavy model, 8 agents per step, {LONG - 20} steps more ({calls} calls):")
+    print(f"   SequentialRunner                          {seq:7.3f} s "
+          f"({seq / calls * 1e3:.2f} ms a call)")
+    print(f"   {RUNNER}, 2 workers  {par:7.3f} s")
+    print(f"   speedup {speedup:.2f}x {'ok' if speedup >= 1.7 else 'BELOW 1.7x'} "
+          f"(whole {LONG}-step runs, start-up included: {times[LONG][0]:.2f} s vs "
+          f"{times[LONG][1][0]:.2f} s)")
+    for i, (ready, rss, peak) in enumerate(workers):
+        print(f"   worker {i}: ready (TensorFlow loaded, configured, model loaded) after "
+              f"{ready:.3f} s; memory {rss} MiB (peak {peak} MiB)")
+
+    sample = os.path.join(ROOT, "samples", "tensorflow", "config.json")
+    seq, _ = median(args, sample)
+    par, workers = median(args, sample, "--runner", RUNNER, "--set", "simulation.numParallel=1")
+    startup = max(w[0] for w in workers)
+    tasks = 600 * 4
+    print(f"\n2. TensorFlow sample (~{tasks} tasks, 1 worker): SequentialRunner {seq:.3f} s, "
+          f"runner {par:.3f} s (start-up {startup:.3f} s): "
+          f"{(par - startup - seq) / tasks * 1e6:.1f} us per task")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
