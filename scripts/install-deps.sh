@@ -8,6 +8,8 @@ packages=(
   build-essential cmake ninja-build pkg-config
   # libraries (see README: what each dependency is for)
   nlohmann-json3-dev libcli11-dev libfmt-dev libabsl-dev
+  # charts (pams plot)
+  libcairo2-dev fonts-dejavu-core
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # the reference PAMS run on Debian's Python, numpy and scipy, with the

@@ -19,7 +19,12 @@ namespace pams::cli {
 constexpr int kExitFailure = 1;
 constexpr int kExitBadInput = 2;
 
+// One per subcommand, each in its own file (run_command.cc, ...).
 std::function<int()> AddRunCommand(CLI::App* app);
+std::function<int()> AddValidateCommand(CLI::App* app);
+std::function<int()> AddPlotCommand(CLI::App* app);
+std::function<int()> AddStatsCommand(CLI::App* app);
+std::function<int()> AddSweepCommand(CLI::App* app);
 
 // The classes the pams command adds to the built-ins (TensorFlow's), in its
 // own registry and in its worker processes.

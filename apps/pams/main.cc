@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -20,15 +23,23 @@ int main(int argc, char** argv) {
       "pams"};
   app.set_version_flag("--version", "pams-cpp 0.1.0");
   app.require_subcommand(1);
-  std::function<int()> run = pams::cli::AddRunCommand(&app);
+  const std::vector<std::pair<std::string, std::function<int()>>> commands = {
+      {"run", pams::cli::AddRunCommand(&app)},
+      {"validate", pams::cli::AddValidateCommand(&app)},
+      {"plot", pams::cli::AddPlotCommand(&app)},
+      {"stats", pams::cli::AddStatsCommand(&app)},
+      {"sweep", pams::cli::AddSweepCommand(&app)},
+  };
   // CLI11 would only say that a subcommand is required.
   bool known = argc <= 1 || argv[1][0] == '-';
-  for (const CLI::App* sub : app.get_subcommands({})) {
-    known = known || sub->get_name() == argv[1];
+  std::string names;
+  for (const auto& [name, fn] : commands) {
+    known = known || name == argv[1];
+    names += (names.empty() ? "" : ", ") + name;
   }
   if (!known) {
-    std::fprintf(stderr, "error: unknown command \"%s\" (commands: run; see pams --help)\n",
-                 argv[1]);
+    std::fprintf(stderr, "error: unknown command \"%s\" (commands: %s; see pams --help)\n",
+                 argv[1], names.c_str());
     return pams::cli::kExitBadInput;
   }
   try {
@@ -44,7 +55,9 @@ int main(int argc, char** argv) {
     return pams::cli::kExitBadInput;
   }
   try {
-    if (app.got_subcommand("run")) return run();
+    for (const auto& [name, fn] : commands) {
+      if (app.got_subcommand(name)) return fn();
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return pams::cli::kExitFailure;
