@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps reference tensorflow configure build test demo bench clean
+.PHONY: all deps reference tensorflow configure build test demo bench sanitize fuzz ci clean
 
 all: build
 
@@ -41,5 +41,18 @@ bench: reference tensorflow
 	@$(MAKE) --no-print-directory build
 	@scripts/bench.sh $(BUILD_DIR)
 
+# The test suite under ASan + UBSan, and the threads under TSan.
+sanitize: reference tensorflow
+	@PAMS_TENSORFLOW_LIBRARY_PATH=$(TF_LIB) scripts/sanitize.sh
+
+# The config fuzzer for FUZZ_SECONDS (default 60).
+fuzz: deps
+	@scripts/fuzz.sh
+
+# What CI runs (.ci/run): the tests, the sanitizer jobs, a minute of fuzzing.
+ci: test
+	@$(MAKE) --no-print-directory sanitize
+	@$(MAKE) --no-print-directory fuzz
+
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz

@@ -3,7 +3,8 @@
 # seeds (bench/compare_pams.py prints the table and the ratios), the
 # parallel runners' speedup and per-task overhead (bench/parallel_bench.py),
 # TensorFlowAgentParallelRunner's (bench/tensorflow_bench.py; skipped with
-# PAMS_SKIP_TENSORFLOW_TESTS=1), and the Google Benchmarks of the engine and the random generators.
+# PAMS_SKIP_TENSORFLOW_TESTS=1), the cost of --events-csv
+# (bench/events_csv_bench.py), and the Google Benchmarks of the engine and the random generators.
 # BENCH_QUICK=1 for a shorter run (fewer repetitions, smaller scaled configs).
 set -euo pipefail
 build="${1:-build}"
@@ -19,6 +20,8 @@ echo
 python3 bench/parallel_bench.py --pams "$build/bin/pams" \
   --test-agents "$build/lib/libpams_test_agents.so" \
   --reference-python .venv-ref/bin/python
+echo
+python3 bench/events_csv_bench.py --pams "$build/bin/pams" --out out/bench
 echo
 if [ "${PAMS_SKIP_TENSORFLOW_TESTS:-0}" = 1 ]; then
   echo "TensorFlow benchmark skipped: PAMS_SKIP_TENSORFLOW_TESTS=1"

@@ -10,6 +10,8 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev libabsl-dev
   # charts (pams plot)
   libcairo2-dev fonts-dejavu-core
+  # make fuzz: libFuzzer and the sanitizers of clang
+  clang-14 libclang-rt-14-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # the reference PAMS run on Debian's Python, numpy and scipy, with the

@@ -13,7 +13,7 @@
   workers with exit status 130 and complete CSV lines.
 
 Usage: parallel_test.py --pams BIN --plugin SAMPLES_LIB --test-agents LIB
-                        [--only identical|faults|interrupt]
+                        [--only identical|faults|interrupt] [--threads-only]
 """
 import argparse
 import csv
@@ -93,10 +93,11 @@ def identical(c):
             c.fail(f"{config}: SequentialRunner wrote almost nothing")
             continue
         variants = [(THREADS, n, None) for n in (1, 2, 4)]
-        variants += [(PROCESSES, n, "fork") for n in (1, 2, 4)]
-        variants += [(PROCESSES, 2, "spawn"), (PROCESSES, 2, "forkserver")]
-        if mno > 1 or config.endswith("stateful.json"):
-            variants += [(PROCESSES, 4, "spawn"), (PROCESSES, 4, "forkserver")]
+        if not c.args.threads_only:
+            variants += [(PROCESSES, n, "fork") for n in (1, 2, 4)]
+            variants += [(PROCESSES, 2, "spawn"), (PROCESSES, 2, "forkserver")]
+            if mno > 1 or config.endswith("stateful.json"):
+                variants += [(PROCESSES, 4, "spawn"), (PROCESSES, 4, "forkserver")]
         for runner, n, method in variants:
             extra = [f"simulation.numParallel={n}"]
             if method:
@@ -229,6 +230,9 @@ def main():
     p.add_argument("--plugin", required=True)
     p.add_argument("--test-agents", required=True)
     p.add_argument("--only", choices=["identical", "faults", "interrupt"])
+    p.add_argument("--threads-only", action="store_true",
+                   help="identical: only MultiThreadAgentParallelRunner (the "
+                        "ThreadSanitizer job)")
     args = p.parse_args()
     c = Checker(args)
     for name, fn in (("identical", identical), ("faults", faults),

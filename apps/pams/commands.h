@@ -5,12 +5,13 @@
 #define PAMS_APPS_PAMS_COMMANDS_H_
 
 #include <functional>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
-namespace pams {
-class ClassRegistry;
-}  // namespace pams
+#include "pams/config/json.h"
+#include "pams/runners/class_registry.h"
 
 namespace pams::cli {
 
@@ -25,6 +26,18 @@ std::function<int()> AddValidateCommand(CLI::App* app);
 std::function<int()> AddPlotCommand(CLI::App* app);
 std::function<int()> AddStatsCommand(CLI::App* app);
 std::function<int()> AddSweepCommand(CLI::App* app);
+
+// The built-in classes, the pams command's own (RegisterCliClasses) and
+// those of the plugins, loaded in order. Throws ConfigError naming a plugin
+// that cannot be loaded.
+pams::ClassRegistry LoadRegistry(const std::vector<std::string>& plugins);
+
+// The config at path with each `--set KEY=JSON` applied in order: KEY is a
+// dotted path with [i] for list elements (simulation.sessions[1].
+// maxNormalOrders). Throws ConfigError naming the file (with line and
+// column for bad JSON) or the --set.
+Json LoadConfig(const std::string& path, const std::vector<std::string>& sets);
+void ApplySet(const std::string& assignment, Json* config);
 
 // The classes the pams command adds to the built-ins (TensorFlow's), in its
 // own registry and in its worker processes.

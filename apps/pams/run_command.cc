@@ -1,6 +1,9 @@
 // pams run CONFIG: one simulation, printed as PAMS's MarketStepPrintLogger.
 
+#include <unistd.h>
+
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <cstdio>
 #include <memory>
@@ -9,13 +12,19 @@
 #include <vector>
 
 #include "commands.h"
+#include "progress_bar.h"
+#include "pams/analysis/chart.h"
+#include "pams/analysis/steps_table.h"
 #include "pams/config/json.h"
 #include "pams/errors.h"
 #include "pams/logs/csv_loggers.h"
+#include "pams/logs/events_csv_logger.h"
 #include "pams/logs/market_step_loggers.h"
 #include "pams/runners/class_registry.h"
 #include "pams/runners/runner.h"
 #include "pams/runners/worker.h"
+#include "pams/simulator/session.h"
+#include "pams/simulator/simulator.h"
 #include "pams/tensorflow/tensorflow_runner.h"
 
 namespace pams::cli {
@@ -28,6 +37,9 @@ struct RunOptions {
   std::vector<std::string> plugins;
   std::string steps_csv;
   std::string agents_csv;
+  std::string events_csv;
+  std::string plot;
+  bool quiet = false;
   std::string runner = "SequentialRunner";
   std::vector<std::string> sets;
 };
@@ -41,6 +53,64 @@ void OnSignal(int sig) {
   g_stop.store(true);
 }
 
+// Shows the run's progress (session, step, steps/s, ETA) on a ProgressBar.
+class ProgressLogger : public Logger {
+ public:
+  explicit ProgressLogger(bool enabled) : bar_(enabled, "steps") {}
+
+  void process_simulation_begin_log(const SimulationBeginLog& log) override {
+    total_ = 0;
+    for (const auto& session : log.simulator.sessions()) {
+      total_ += session->iteration_steps();
+    }
+  }
+  void process_session_begin_log(const SessionBeginLog& log) override {
+    label_ = "session " + log.session.name();
+    first_market_ = nullptr;
+  }
+  void process_market_step_end_log(const MarketStepEndLog& log) override {
+    // One step ends once per market: count the first market's.
+    if (first_market_ == nullptr) first_market_ = &log.market;
+    if (&log.market != first_market_) return;
+    bar_.Update(++done_, total_, label_);
+  }
+  void process_simulation_end_log(const SimulationEndLog&) override { bar_.Clear(); }
+  void flush() override { bar_.Clear(); }
+
+ private:
+  ProgressBar bar_;
+  int64_t total_ = 0;
+  int64_t done_ = 0;
+  std::string label_;
+  const Market* first_market_ = nullptr;
+};
+
+// A file in $TMPDIR (or /tmp) removed when this object goes.
+class TemporaryFile {
+ public:
+  TemporaryFile() = default;
+  ~TemporaryFile() {
+    if (!path_.empty()) std::remove(path_.c_str());
+  }
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
+
+  // Creates the file; returns its path. Throws ConfigError if it cannot.
+  const std::string& Create(const char* prefix) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string path = std::string(dir != nullptr && *dir ? dir : "/tmp") + "/" +
+                       prefix + "-XXXXXX";
+    const int fd = mkstemp(path.data());
+    if (fd < 0) throw ConfigError(path, "cannot create a temporary file");
+    close(fd);
+    path_ = path;
+    return path_;
+  }
+
+ private:
+  std::string path_;
+};
+
 // A seed from the OS when none is given, printed so the run can be repeated.
 std::string OsSeed() {
   std::random_device device;
@@ -49,70 +119,10 @@ std::string OsSeed() {
   return std::to_string(seed);
 }
 
-// --set KEY=JSON: KEY is a dotted path into the config, with [i] for list
-// elements (simulation.sessions[1].maxNormalOrders).
-void ApplySet(const std::string& assignment, Json* config) {
-  const size_t eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0) {
-    throw ConfigError("--set", "expected KEY=JSON, got \"" + assignment + "\"");
-  }
-  const std::string key = assignment.substr(0, eq);
-  Json value;
-  try {
-    value = Json::parse(assignment.substr(eq + 1));
-  } catch (const Json::parse_error&) {
-    throw ConfigError("--set " + key,
-                      "the value must be JSON (quote strings: '\"fork\"'), got " +
-                          assignment.substr(eq + 1));
-  }
-  Json* node = config;
-  std::string walked;
-  size_t pos = 0;
-  while (pos <= key.size()) {
-    const size_t dot = key.find('.', pos);
-    std::string part = key.substr(pos, dot == std::string::npos ? std::string::npos
-                                                                : dot - pos);
-    pos = dot == std::string::npos ? key.size() + 1 : dot + 1;
-    std::vector<size_t> indexes;
-    while (!part.empty() && part.back() == ']') {
-      const size_t open = part.rfind('[');
-      if (open == std::string::npos) {
-        throw ConfigError("--set " + key, "unbalanced [ ] in the key");
-      }
-      try {
-        indexes.insert(indexes.begin(), std::stoul(part.substr(open + 1)));
-      } catch (const std::exception&) {
-        throw ConfigError("--set " + key, "a list index must be a number");
-      }
-      part.erase(open);
-    }
-    if (part.empty()) throw ConfigError("--set " + key, "empty key part");
-    if (!node->is_object()) {
-      throw ConfigError("--set " + key, "\"" + walked + "\" is not an object");
-    }
-    node = &(*node)[part];
-    walked += (walked.empty() ? "" : ".") + part;
-    for (size_t index : indexes) {
-      if (!node->is_array() || index >= node->size()) {
-        throw ConfigError("--set " + key, "\"" + walked + "\" has no element " +
-                                              std::to_string(index));
-      }
-      node = &(*node)[index];
-      walked.append("[").append(std::to_string(index)).append("]");
-    }
-  }
-  *node = std::move(value);
-}
-
 int Run(const RunOptions& options) {
   try {
-    ClassRegistry registry = ClassRegistry::WithBuiltins();
-    RegisterCliClasses(&registry);
-    for (const std::string& plugin : options.plugins) {
-      LoadPlugin(plugin, &registry);
-    }
-    Json settings = ParseJsonFile(options.config);
-    for (const std::string& set : options.sets) ApplySet(set, &settings);
+    ClassRegistry registry = LoadRegistry(options.plugins);
+    Json settings = LoadConfig(options.config, options.sets);
     // A process that runs TensorFlow itself (SequentialRunner with
     // TensorFlow agents) uses the options the workers would use.
     tensorflow::ConfigureFromSettings(settings);
@@ -126,16 +136,33 @@ int Run(const RunOptions& options) {
 
     Loggers loggers;
     MarketStepPrintLogger print_logger(stdout);
-    loggers.add(&print_logger);
+    if (!options.quiet) loggers.add(&print_logger);
+    // The bar goes to a terminal, and only when the step lines do not go to
+    // the same one (they show progress themselves, and would cut the bar).
+    ProgressLogger progress(!options.quiet && ProgressBar::StderrIsTerminal() &&
+                            !isatty(STDOUT_FILENO));
+    loggers.add(&progress);
+    // --plot draws from the steps CSV: the user's, or a temporary one.
+    std::string steps_path = options.steps_csv;
+    TemporaryFile temporary_steps;
+    if (steps_path.empty() && !options.plot.empty()) {
+      steps_path = temporary_steps.Create("pams-steps");
+    }
+    if (!options.plot.empty()) analysis::CheckChartPath(options.plot);
     std::unique_ptr<StepsCsvLogger> steps;
-    if (!options.steps_csv.empty()) {
-      steps = std::make_unique<StepsCsvLogger>(options.steps_csv);
+    if (!steps_path.empty()) {
+      steps = std::make_unique<StepsCsvLogger>(steps_path);
       loggers.add(steps.get());
     }
     std::unique_ptr<AgentsCsvLogger> agents;
     if (!options.agents_csv.empty()) {
       agents = std::make_unique<AgentsCsvLogger>(options.agents_csv);
       loggers.add(agents.get());
+    }
+    std::unique_ptr<EventsCsvLogger> events;
+    if (!options.events_csv.empty()) {
+      events = std::make_unique<EventsCsvLogger>(options.events_csv);
+      loggers.add(events.get());
     }
 
     std::unique_ptr<Runner> runner = registry.create_runner(
@@ -147,6 +174,10 @@ int Run(const RunOptions& options) {
     std::signal(SIGTERM, OnSignal);
     runner->set_stop_flag(&g_stop);
     runner->main(stdout);
+    if (!options.plot.empty()) {
+      steps->flush();
+      analysis::WriteChart(analysis::StepsTable::ReadCsv(steps_path), options.plot);
+    }
     return 0;
   } catch (const ConfigError& e) {
     std::fflush(stdout);
@@ -162,10 +193,6 @@ int Run(const RunOptions& options) {
 }
 
 }  // namespace
-
-void RegisterCliClasses(ClassRegistry* registry) {
-  tensorflow::RegisterClasses(registry);
-}
 
 std::function<int()> AddRunCommand(CLI::App* app) {
   auto options = std::make_shared<RunOptions>();
@@ -191,6 +218,15 @@ std::function<int()> AddRunCommand(CLI::App* app) {
   run->add_option("--agents-csv", options->agents_csv,
                   "Write every agent's cash and assets at the end to this CSV "
                   "file");
+  run->add_option("--events-csv", options->events_csv,
+                  "Write every order, cancel, execution and expiration, one row "
+                  "each, to this CSV file");
+  run->add_option("--plot", options->plot,
+                  "Draw a chart of the prices and volumes to this .png or .svg "
+                  "file at the end (see pams plot)");
+  run->add_flag("--quiet,-q", options->quiet,
+                "Print no step lines and no progress bar (the timing lines, "
+                "warnings and errors still)");
   run->add_option("--runner", options->runner,
                   "Runner class: SequentialRunner (default), "
                   "MultiThreadAgentParallelRunner, "

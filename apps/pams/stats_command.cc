@@ -1,17 +1,59 @@
-// pams stats: not built yet (issue 5).
+// pams stats STEPS.csv [--json]: the stylized facts of each market of a
+// steps CSV that `pams run --steps-csv` wrote: return moments, fat tails,
+// volatility clustering, volume, distance from the fundamental price
+// (pams/analysis/stylized_facts.h).
 
 #include <cstdio>
+#include <memory>
+#include <string>
 
 #include "commands.h"
+#include "pams/analysis/steps_table.h"
+#include "pams/analysis/stylized_facts.h"
+#include "pams/errors.h"
 
 namespace pams::cli {
 
+namespace {
+
+struct StatsOptions {
+  std::string steps_csv;
+  bool json = false;
+};
+
+int Stats(const StatsOptions& options) {
+  try {
+    const analysis::StepsTable table = analysis::StepsTable::ReadCsv(options.steps_csv);
+    if (table.markets.empty()) {
+      throw ConfigError(options.steps_csv, "no rows (the file has only its header)");
+    }
+    const std::vector<analysis::StylizedFacts> facts = analysis::ComputeStylizedFacts(table);
+    const std::string text = options.json ? analysis::StylizedFactsToJson(facts)
+                                          : analysis::FormatStylizedFacts(facts);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+  } catch (const ConfigError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitBadInput;
+  }
+}
+
+}  // namespace
+
 std::function<int()> AddStatsCommand(CLI::App* app) {
-  app->add_subcommand("stats", "(not available yet)");
-  return [] {
-    std::fprintf(stderr, "error: pams stats is not available yet\n");
-    return kExitFailure;
-  };
+  auto options = std::make_shared<StatsOptions>();
+  CLI::App* stats = app->add_subcommand(
+      "stats",
+      "Stylized facts of a steps CSV (pams run --steps-csv), per market: "
+      "log-return mean and std, excess kurtosis, autocorrelation of returns "
+      "and |returns| at lags 1-10, total volume, gap to the fundamental "
+      "price.");
+  stats->add_option("steps_csv", options->steps_csv,
+                    "Steps CSV written by pams run --steps-csv")
+      ->required();
+  stats->add_flag("--json", options->json,
+                  "Print JSON ({\"markets\": [...]}, NaN as null) instead of a table");
+  return [options] { return Stats(*options); };
 }
 
 }  // namespace pams::cli

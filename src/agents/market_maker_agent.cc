@@ -20,11 +20,15 @@ void MarketMakerAgent::setup(const Settings& settings,
     target.fail("no market is named \"" + target.as_string() + "\"");
   }
   target_market_id_ = market->market_id();
+  if (!is_market_accessible(target_market_id_)) {
+    target.fail("market \"" + market->name() + "\" is not one of the agent's markets");
+  }
   net_interest_spread_ = settings["netInterestSpread"].json_random(prng());
   if (auto length = settings.find("orderTimeLength")) {
     const double x = length->json_random(prng());
-    if (!std::isfinite(x) || std::fabs(x) >= 9.2e18) {
-      length->fail("drew a value that is not a usable integer");
+    // An order's time to live is at least one step.
+    if (!(x >= 1.0 && x < 1e12)) {
+      length->fail("must draw a time to live >= 1, drew " + std::to_string(x));
     }
     order_time_length_ = static_cast<int64_t>(x);
   }

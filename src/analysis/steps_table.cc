@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -46,6 +47,11 @@ bool SplitCsvLine(std::string_view line, std::vector<std::string>* fields) {
 }  // namespace
 
 StepsTable StepsTable::ReadCsv(const std::string& path) {
+  // A directory opens as a stream that reads nothing: say what it is.
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw ConfigError(path, "is a directory, not a steps CSV file");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path, "cannot open the steps CSV file");
   std::string line;

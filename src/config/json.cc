@@ -47,6 +47,21 @@ Json ParseJson(std::string_view text, const std::string& source_name) {
     const size_t pos = what.find(tag);
     if (pos != std::string::npos) what = what.substr(pos);
     throw ConfigError(source_name, "invalid JSON: " + what);
+  } catch (const Json::exception& e) {
+    // out_of_range.406: a number too large for a double (1e999), which
+    // nlohmann reports without a position.
+    std::string what = e.what();
+    const size_t quote = what.find('\'');
+    if (quote != std::string::npos) {
+      const std::string token = what.substr(quote + 1, what.rfind('\'') - quote - 1);
+      const size_t at = text.find(token);
+      if (!token.empty() && at != std::string_view::npos) {
+        throw ConfigError(source_name, "invalid JSON: the number " + token + " at " +
+                                           LineColumn(text, at) +
+                                           " does not fit in a double");
+      }
+    }
+    throw ConfigError(source_name, "invalid JSON: " + what);
   }
 }
 

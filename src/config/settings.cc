@@ -132,6 +132,15 @@ const Json& DistributionArgs(const Settings& s, const char* kind, size_t n,
   return args;
 }
 
+// PAMS draws uniform(200, 100) without complaint; a reversed range is
+// almost always a typo, so it is refused.
+void CheckOrderedRange(const Settings& s, const Json& range, const char* form) {
+  if (NumberValue(range[0]) > NumberValue(range[1])) {
+    s.fail(std::string("expected ") + form + " with min <= max, got [" +
+           range[0].dump() + ", " + range[1].dump() + "]");
+  }
+}
+
 }  // namespace
 
 void Settings::check_json_random() const {
@@ -141,6 +150,7 @@ void Settings::check_json_random() const {
     if (v.size() != 2 || !v[0].is_number() || !v[1].is_number()) {
       fail("uniform distribution must be [min, max], got " + v.dump());
     }
+    CheckOrderedRange(*this, v, "[min, max]");
     return;
   }
   if (v.is_object()) {
@@ -150,8 +160,11 @@ void Settings::check_json_random() const {
     if (v.contains("const")) {
       DistributionArgs(*this, "const", 1, "constant must be {\"const\": [value]}");
     } else if (v.contains("uniform")) {
-      DistributionArgs(*this, "uniform", 2,
-                       "uniform distribution must be {\"uniform\": [min, max]}");
+      CheckOrderedRange(
+          *this,
+          DistributionArgs(*this, "uniform", 2,
+                           "uniform distribution must be {\"uniform\": [min, max]}"),
+          "{\"uniform\": [min, max]}");
     } else if (v.contains("normal")) {
       DistributionArgs(*this, "normal", 2,
                        "normal distribution must be {\"normal\": [mu, sigma]}");

@@ -401,6 +401,10 @@ TEST(JsonRandomTest, CheckRejectsMalformedSpecs) {
       {"true",
        "expected a number, [min, max] or a distribution such as "
        "{\"normal\": [mu, sigma]}, got true"},
+      // PAMS would draw from reversed ranges; they are refused as typos.
+      {"[200, 100]", "expected [min, max] with min <= max, got [200, 100]"},
+      {R"({"uniform": [1.5, -2]})",
+       "expected {\"uniform\": [min, max]} with min <= max, got [1.5, -2]"},
   };
   for (const BadSpec& c : cases) {
     const Json j = J(c.spec);
@@ -419,7 +423,7 @@ TEST(JsonRandomTest, CheckRejectsMalformedSpecs) {
 
 TEST(JsonRandomTest, CheckAcceptsEveryForm) {
   for (const char* spec :
-       {"1", "1.5", "-2", "[1, 2]", "[1.5, -2]", R"({"const": [1]})",
+       {"1", "1.5", "-2", "[1, 2]", "[-2, 1.5]", "[3, 3]", R"({"const": [1]})",
         R"({"uniform": [0, 1]})", R"({"normal": [0, 1]})",
         R"({"expon": [1]})"}) {
     const Json j = J(spec);

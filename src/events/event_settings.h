@@ -61,6 +61,20 @@ inline double StrictFloat(const Settings& settings, const char* key) {
   return v.as_float();
 }
 
+// A number of steps or a step in settings[key], between min and 10^12 (the
+// most steps a simulation may have), so that adding it to a time cannot
+// overflow.
+inline int64_t StepsSetting(const Settings& settings, const char* key, int64_t min) {
+  constexpr int64_t kMaxSteps = 1'000'000'000'000;
+  const Settings v = settings[key];
+  const int64_t n = v.as_int();
+  if (n < min || n > kMaxSteps) {
+    v.fail("must be between " + std::to_string(min) + " and " +
+           std::to_string(kMaxSteps) + ", got " + std::to_string(n));
+  }
+  return n;
+}
+
 }  // namespace pams
 
 #endif  // PAMS_SRC_EVENTS_EVENT_SETTINGS_H_

@@ -1,5 +1,7 @@
 #include "pams/events/fundamental_price_shock.h"
 
+#include <cmath>
+
 #include "event_settings.h"
 #include "pams/simulator/session.h"
 
@@ -12,13 +14,16 @@ void FundamentalPriceShock::setup(const Settings& settings) {
                       "triggerTime");
   }
   target_market_ = MarketNamedBy(settings, "target", simulator());
-  const int64_t trigger = settings["triggerTime"].as_int();
-  trigger_time_ = session().session_start_time() + trigger;
+  trigger_time_ = session().session_start_time() + StepsSetting(settings, "triggerTime", 0);
   price_change_rate_ = settings["priceChangeRate"].as_float();
+  if (!(price_change_rate_ > -1.0) || !std::isfinite(price_change_rate_)) {
+    settings["priceChangeRate"].fail(
+        "must be a number > -1 (the fundamental price is multiplied by 1 + "
+        "priceChangeRate), got " + settings["priceChangeRate"].json().dump());
+  }
   is_enabled_ = EnabledFlag(settings);
-  if (auto length = settings.find("shockTimeLength")) {
-    shock_time_length_ = length->as_int();
-    if (shock_time_length_ < 0) length->fail("must be >= 0");
+  if (settings.has("shockTimeLength")) {
+    shock_time_length_ = StepsSetting(settings, "shockTimeLength", 0);
   }
   if (!simulator().fundamentals().has_market(target_market_->market_id())) {
     settings["target"].fail(
@@ -34,8 +39,17 @@ std::vector<EventHook> FundamentalPriceShock::hook_registration() {
   hook.event = this;
   hook.hook_type = HookType::kMarket;
   hook.is_before = true;
+  // Steps after the last one never come: a shock longer than the simulation
+  // registers only the steps that exist.
+  int64_t last_step = 0;
+  for (const auto& session : simulator().sessions()) {
+    last_step += session->iteration_steps();
+  }
   std::vector<int64_t> times;
-  for (int64_t i = 0; i < shock_time_length_; ++i) times.push_back(trigger_time_ + i);
+  for (int64_t t = trigger_time_; t < trigger_time_ + shock_time_length_ && t <= last_step;
+       ++t) {
+    times.push_back(t);
+  }
   hook.time = std::move(times);
   hook.specific_instance = target_market_;
   return {hook};

@@ -10,15 +10,11 @@ void OrderMistakeShock::setup(const Settings& settings) {
     simulator().warn("agent in OrderMistakeShock is obsoleted.");
   }
   target_market_ = MarketNamedBy(settings, "target", simulator());
-  trigger_time_ =
-      session().session_start_time() + settings["triggerTime"].as_int();
+  trigger_time_ = session().session_start_time() + StepsSetting(settings, "triggerTime", 0);
   price_change_rate_ = StrictFloat(settings, "priceChangeRate");
   order_volume_ = settings["orderVolume"].as_int();
   if (order_volume_ <= 0) settings["orderVolume"].fail("must be positive");
-  order_time_length_ = settings["orderTimeLength"].as_int();
-  if (order_time_length_ <= 0) {
-    settings["orderTimeLength"].fail("must be positive");
-  }
+  order_time_length_ = StepsSetting(settings, "orderTimeLength", 1);
   is_enabled_ = EnabledFlag(settings);
 }
 

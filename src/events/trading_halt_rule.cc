@@ -14,8 +14,7 @@ void TradingHaltRule::setup(const Settings& settings) {
   }
   target_markets_ = MarketsNamedBy(settings, "targetMarkets", simulator());
   trigger_change_rate_ = StrictFloat(settings, "triggerChangeRate");
-  halting_time_length_ = settings["haltingTimeLength"].as_int();
-  if (halting_time_length_ < 0) settings["haltingTimeLength"].fail("must be >= 0");
+  halting_time_length_ = StepsSetting(settings, "haltingTimeLength", 0);
   is_enabled_ = EnabledFlag(settings);
 }
 

@@ -140,9 +140,19 @@ void Random::InitByArray(std::span<const uint32_t> key) {
   index_ = kN;
 }
 
+// GCC builds AVX2 and AVX-512 clones of the two loops below and picks one at
+// load time. Clang refuses to clone a member function that an inline
+// function used before its definition; clang builds (the fuzzer's) do
+// without the clones.
+#if defined(__clang__)
+#define PAMS_SIMD_CLONES
+#else
+#define PAMS_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+
 // Integer-only, so every instruction set gives the same bits; the AVX2 and
-// AVX-512 clones (chosen at load time) twist 8 or 16 words at once.
-__attribute__((target_clones("avx512f", "avx2", "default")))
+// AVX-512 clones twist 8 or 16 words at once.
+PAMS_SIMD_CLONES
 void Random::Twist() {
   // The reference loop indexes (k + M) mod N; splitting it into the three
   // ranges where that index does not wrap removes the modulo.
@@ -157,7 +167,7 @@ void Random::Twist() {
 }
 
 // Cloned like Twist: the tempering pass vectorizes 8 or 16 wide.
-__attribute__((target_clones("avx512f", "avx2", "default")))
+PAMS_SIMD_CLONES
 void Random::skip_randbelow_descending(uint64_t m64) {
   if (m64 > 0xffffffffu) {
     throw std::invalid_argument("Random::skip_randbelow_descending: m >= 2^32");

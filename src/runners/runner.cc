@@ -150,20 +150,22 @@ void Runner::setup() {
   if (!simulation.is_object()) {
     simulation.fail("expected an object, got " + JsonTypeName(simulation.json()));
   }
-  GenerateMarkets();
-  SetFundamentalCorrelations();
-  GenerateAgents();
-  GenerateSessions();
+  Attempt([this] { GenerateMarkets(); });
+  Attempt([this] { SetFundamentalCorrelations(); });
+  Attempt([this] { GenerateAgents(); });
+  Attempt([this] { GenerateSessions(); });
   for (const PendingSetup& pending : pending_setups_) {
     // A setup that fails in a way that is not a ConfigError (a plugin class,
     // a rule of the model) still names the entry it came from.
-    try {
-      pending.fn();
-    } catch (const ConfigError&) {
-      throw;
-    } catch (const std::exception& e) {
-      throw ConfigError(pending.path, e.what());
-    }
+    Attempt([&pending] {
+      try {
+        pending.fn();
+      } catch (const ConfigError&) {
+        throw;
+      } catch (const std::exception& e) {
+        throw ConfigError(pending.path, e.what());
+      }
+    });
   }
   pending_setups_.clear();
   int64_t steps = 1;  // step 0 plus every session's steps
@@ -173,7 +175,52 @@ void Runner::setup() {
   for (const auto& market : simulator_->market_objects()) {
     market->reserve_steps(std::min(steps, kReservedSteps));
   }
-  configure(simulation);
+  Attempt([&] { configure(simulation); });
+}
+
+namespace {
+
+// Thrown while validating to skip what depends on a group already reported.
+struct AlreadyReported {};
+
+}  // namespace
+
+std::vector<ConfigError> Runner::validate() {
+  std::vector<ConfigError> errors;
+  collected_errors_ = &errors;
+  try {
+    setup();
+  } catch (const ConfigError& e) {
+    // A problem that stops everything (the config is not an object, ...).
+    errors.push_back(e);
+  }
+  collected_errors_ = nullptr;
+  return errors;
+}
+
+bool Runner::Attempt(const std::function<void()>& fn) {
+  if (collected_errors_ == nullptr) {
+    fn();
+    return true;
+  }
+  try {
+    fn();
+    return true;
+  } catch (const AlreadyReported&) {
+    return false;
+  } catch (const ConfigError& e) {
+    // A group of 100 agents with one bad key fails 100 times alike.
+    for (const ConfigError& seen : *collected_errors_) {
+      if (std::string_view(seen.what()) == e.what()) return false;
+    }
+    collected_errors_->push_back(e);
+    return false;
+  }
+}
+
+bool Runner::IsFailedGroup(const std::string& group) const {
+  return std::find(failed_groups_.begin(), failed_groups_.end(), group) !=
+         failed_groups_.end();
 }
 
 void Runner::configure(const Settings&) {}
@@ -182,47 +229,53 @@ void Runner::GenerateMarkets() {
   const Settings simulation(settings_["simulation"], "simulation");
   int market_id = 0;
   for (const std::string& name : GroupNames(simulation, "markets")) {
-    Group g = ParseGroup(settings_, name, "numMarkets", "simulation.markets",
-                         &resolved_settings_);
-    const Settings s(*g.settings, name);
-    registry_.check_class(g.class_name, ClassRegistry::Kind::kMarket,
-                          name + ".class");
-    std::optional<Settings> price = s.find("fundamentalPrice");
-    if (!price) price = s.find("marketPrice");
-    if (!price) s.fail("fundamentalPrice or marketPrice is required");
-    const double fundamental_price = price->as_float();
-    if (!(fundamental_price > 0.0) || !std::isfinite(fundamental_price)) {
-      price->fail("must be a positive number, got " + price->json().dump());
+    if (!Attempt([&] { GenerateMarketGroup(name, &market_id); })) {
+      failed_groups_.push_back(name);
     }
-    double drift = 0.0;
-    if (auto d = s.find("fundamentalDrift")) {
-      drift = d->as_float();
-      if (!std::isfinite(drift)) d->fail("must be finite");
+  }
+}
+
+void Runner::GenerateMarketGroup(const std::string& name, int* market_id) {
+  Group g = ParseGroup(settings_, name, "numMarkets", "simulation.markets",
+                       &resolved_settings_);
+  const Settings s(*g.settings, name);
+  registry_.check_class(g.class_name, ClassRegistry::Kind::kMarket,
+                        name + ".class");
+  std::optional<Settings> price = s.find("fundamentalPrice");
+  if (!price) price = s.find("marketPrice");
+  if (!price) s.fail("fundamentalPrice or marketPrice is required");
+  const double fundamental_price = price->as_float();
+  if (!(fundamental_price > 0.0) || !std::isfinite(fundamental_price)) {
+    price->fail("must be a positive number, got " + price->json().dump());
+  }
+  double drift = 0.0;
+  if (auto d = s.find("fundamentalDrift")) {
+    drift = d->as_float();
+    if (!std::isfinite(drift)) d->fail("must be finite");
+  }
+  double volatility = 0.0;
+  if (auto v = s.find("fundamentalVolatility")) {
+    volatility = v->as_float();
+    if (!(volatility >= 0.0) || !std::isfinite(volatility)) {
+      v->fail("must be a non-negative number, got " + v->json().dump());
     }
-    double volatility = 0.0;
-    if (auto v = s.find("fundamentalVolatility")) {
-      volatility = v->as_float();
-      if (!(volatility >= 0.0) || !std::isfinite(volatility)) {
-        v->fail("must be a non-negative number, got " + v->json().dump());
-      }
+  }
+  for (int64_t i = g.id_from; i <= g.id_to; ++i) {
+    MarketInit init;
+    init.market_id = (*market_id)++;
+    init.prng = ChildRandom(prng_);
+    init.simulator = simulator_.get();
+    init.name = g.EntityName(i);
+    init.logger = logger_;
+    Market* market = simulator_->add_market(
+        registry_.create_market(g.class_name, std::move(init), name + ".class"),
+        name);
+    if (dynamic_cast<IndexMarket*>(market) == nullptr) {
+      simulator_->fundamentals().add_market(market->market_id(),
+                                            fundamental_price, drift,
+                                            volatility);
     }
-    for (int64_t i = g.id_from; i <= g.id_to; ++i) {
-      MarketInit init;
-      init.market_id = market_id++;
-      init.prng = ChildRandom(prng_);
-      init.simulator = simulator_.get();
-      init.name = g.EntityName(i);
-      init.logger = logger_;
-      Market* market = simulator_->add_market(
-          registry_.create_market(g.class_name, std::move(init), name + ".class"),
-          name);
-      if (dynamic_cast<IndexMarket*>(market) == nullptr) {
-        simulator_->fundamentals().add_market(market->market_id(),
-                                              fundamental_price, drift,
-                                              volatility);
-      }
-      pending_setups_.push_back({name, [market, s] { market->setup(s); }});
-    }
+    pending_setups_.push_back({name, [market, s] { market->setup(s); }});
   }
 }
 
@@ -242,81 +295,92 @@ void Runner::SetFundamentalCorrelations() {
       value.fail("expected a list of [market1, market2, correlation]");
     }
     for (size_t i = 0; i < value.size(); ++i) {
-      const Settings triple = value.at(i);
-      if (!triple.json().is_array() || triple.size() != 3) {
-        triple.fail("expected [market1, market2, correlation], got " +
-                    triple.json().dump());
-      }
-      Market* markets[2];
-      for (size_t k = 0; k < 2; ++k) {
-        const std::string& market_name = triple.at(k).as_string();
-        markets[k] = simulator_->find_market(market_name);
-        if (markets[k] == nullptr) {
-          triple.at(k).fail("no market is named \"" + market_name + "\"");
-        }
-        Fundamentals& f = simulator_->fundamentals();
-        if (!f.has_market(markets[k]->market_id()) ||
-            f.volatility(markets[k]->market_id()) == 0.0) {
-          triple.at(k).fail("a correlation needs fundamentalVolatility > 0 in "
-                            "market \"" + market_name + "\"");
-        }
-      }
-      const double c = triple.at(2).as_float();
-      if (!(-1.0 < c && c < 1.0)) {
-        triple.at(2).fail("must be in (-1, 1), got " + triple.at(2).json().dump());
-      }
-      if (markets[0] == markets[1]) {
-        triple.fail("a correlation needs two different markets");
-      }
-      simulator_->fundamentals().set_correlation(markets[0]->market_id(),
-                                                 markets[1]->market_id(), c);
+      Attempt([&] { SetFundamentalCorrelation(value.at(i)); });
     }
   }
+}
+
+void Runner::SetFundamentalCorrelation(const Settings& triple) {
+  if (!triple.json().is_array() || triple.size() != 3) {
+    triple.fail("expected [market1, market2, correlation], got " +
+                triple.json().dump());
+  }
+  Market* markets[2];
+  for (size_t k = 0; k < 2; ++k) {
+    const std::string& market_name = triple.at(k).as_string();
+    markets[k] = simulator_->find_market(market_name);
+    if (markets[k] == nullptr) {
+      triple.at(k).fail("no market is named \"" + market_name + "\"");
+    }
+    Fundamentals& f = simulator_->fundamentals();
+    if (!f.has_market(markets[k]->market_id()) ||
+        f.volatility(markets[k]->market_id()) == 0.0) {
+      triple.at(k).fail("a correlation needs fundamentalVolatility > 0 in "
+                        "market \"" + market_name + "\"");
+    }
+  }
+  const double c = triple.at(2).as_float();
+  if (!(-1.0 < c && c < 1.0)) {
+    triple.at(2).fail("must be in (-1, 1), got " + triple.at(2).json().dump());
+  }
+  if (markets[0] == markets[1]) {
+    triple.fail("a correlation needs two different markets");
+  }
+  simulator_->fundamentals().set_correlation(markets[0]->market_id(),
+                                             markets[1]->market_id(), c);
 }
 
 void Runner::GenerateAgents() {
   const Settings simulation(settings_["simulation"], "simulation");
   int agent_id = 0;
   for (const std::string& name : GroupNames(simulation, "agents")) {
-    Group g = ParseGroup(settings_, name, "numAgents", "simulation.agents",
-                         &resolved_settings_);
-    const Settings s(*g.settings, name);
-    registry_.check_class(g.class_name, ClassRegistry::Kind::kAgent,
-                          name + ".class");
-    const Settings market_names = s["markets"];
-    std::vector<int> accessible;
-    const std::vector<std::string> groups = market_names.as_string_list();
-    for (size_t k = 0; k < groups.size(); ++k) {
-      const std::vector<Market*>* members =
-          simulator_->find_market_group(groups[k]);
-      if (members == nullptr) {
-        market_names.at(k).fail("no market group is named \"" + groups[k] +
-                                "\" (agents name groups listed in "
-                                "simulation.markets)");
-      }
-      for (const Market* m : *members) {
-        for (int id : accessible) {
-          if (id == m->market_id()) {
-            market_names.at(k).fail("market \"" + m->name() +
-                                    "\" is listed twice");
-          }
+    Attempt([&] { GenerateAgentGroup(name, &agent_id); });
+  }
+}
+
+void Runner::GenerateAgentGroup(const std::string& name, int* agent_id) {
+  Group g = ParseGroup(settings_, name, "numAgents", "simulation.agents",
+                       &resolved_settings_);
+  const Settings s(*g.settings, name);
+  registry_.check_class(g.class_name, ClassRegistry::Kind::kAgent,
+                        name + ".class");
+  const Settings market_names = s["markets"];
+  std::vector<int> accessible;
+  const std::vector<std::string> groups = market_names.as_string_list();
+  for (size_t k = 0; k < groups.size(); ++k) {
+    const std::vector<Market*>* members =
+        simulator_->find_market_group(groups[k]);
+    if (members == nullptr && IsFailedGroup(groups[k])) {
+      // validate() reported that group already; nothing more to check.
+      throw AlreadyReported{};
+    }
+    if (members == nullptr) {
+      market_names.at(k).fail("no market group is named \"" + groups[k] +
+                              "\" (agents name groups listed in "
+                              "simulation.markets)");
+    }
+    for (const Market* m : *members) {
+      for (int id : accessible) {
+        if (id == m->market_id()) {
+          market_names.at(k).fail("market \"" + m->name() +
+                                  "\" is listed twice");
         }
-        accessible.push_back(m->market_id());
       }
+      accessible.push_back(m->market_id());
     }
-    for (int64_t i = g.id_from; i <= g.id_to; ++i) {
-      AgentInit init;
-      init.agent_id = agent_id++;
-      init.prng = ChildRandom(prng_);
-      init.simulator = simulator_.get();
-      init.name = g.EntityName(i);
-      init.logger = logger_;
-      Agent* agent = simulator_->add_agent(
-          registry_.create_agent(g.class_name, std::move(init), name + ".class"),
-          name);
-      pending_setups_.push_back(
-          {name, [agent, s, accessible] { agent->setup(s, accessible); }});
-    }
+  }
+  for (int64_t i = g.id_from; i <= g.id_to; ++i) {
+    AgentInit init;
+    init.agent_id = (*agent_id)++;
+    init.prng = ChildRandom(prng_);
+    init.simulator = simulator_.get();
+    init.name = g.EntityName(i);
+    init.logger = logger_;
+    Agent* agent = simulator_->add_agent(
+        registry_.create_agent(g.class_name, std::move(init), name + ".class"),
+        name);
+    pending_setups_.push_back(
+        {name, [agent, s, accessible] { agent->setup(s, accessible); }});
   }
 }
 
@@ -331,26 +395,34 @@ void Runner::GenerateSessions() {
   int event_id = 0;
   int64_t start_time = 0;
   for (size_t k = 0; k < sessions.size(); ++k) {
-    const Settings s = sessions.at(k);
-    if (!s.is_object()) s.fail("expected an object, got " + JsonTypeName(s.json()));
-    const std::string name = s["sessionName"].as_python_str();
-    auto session = std::make_unique<Session>(session_id++, ChildRandom(prng_),
-                                             start_time, simulator_.get(), name);
-    const int64_t steps = s["iterationSteps"].as_int();
-    if (steps < 0) {
-      s["iterationSteps"].fail("must be >= 0, got " + std::to_string(steps));
-    }
-    if (steps > kMaxSteps - start_time) {
-      s["iterationSteps"].fail("the sessions' steps add up to more than " +
-                               std::to_string(kMaxSteps));
-    }
-    start_time += steps;
-    Session* session_ptr = simulator_->add_session(std::move(session));
-    pending_setups_.push_back({s.path(), [session_ptr, s] { session_ptr->setup(s); }});
-    const std::optional<Settings> events = s.find("events");
-    if (!events) continue;
-    const std::vector<std::string> event_names = events->as_string_list();
-    for (size_t e = 0; e < event_names.size(); ++e) {
+    Attempt([&] {
+      GenerateSession(sessions.at(k), &session_id, &event_id, &start_time);
+    });
+  }
+}
+
+void Runner::GenerateSession(const Settings& s, int* session_id, int* event_id,
+                             int64_t* start_time) {
+  if (!s.is_object()) s.fail("expected an object, got " + JsonTypeName(s.json()));
+  const std::string name = s["sessionName"].as_python_str();
+  auto session = std::make_unique<Session>((*session_id)++, ChildRandom(prng_),
+                                           *start_time, simulator_.get(), name);
+  const int64_t steps = s["iterationSteps"].as_int();
+  if (steps < 0) {
+    s["iterationSteps"].fail("must be >= 0, got " + std::to_string(steps));
+  }
+  if (steps > kMaxSteps - *start_time) {
+    s["iterationSteps"].fail("the sessions' steps add up to more than " +
+                             std::to_string(kMaxSteps));
+  }
+  *start_time += steps;
+  Session* session_ptr = simulator_->add_session(std::move(session));
+  pending_setups_.push_back({s.path(), [session_ptr, s] { session_ptr->setup(s); }});
+  const std::optional<Settings> events = s.find("events");
+  if (!events) return;
+  const std::vector<std::string> event_names = events->as_string_list();
+  for (size_t e = 0; e < event_names.size(); ++e) {
+    Attempt([&] {
       const std::string& event_name = event_names[e];
       if (!settings_.contains(event_name)) {
         events->at(e).fail("no entry is named \"" + event_name + "\"");
@@ -361,7 +433,7 @@ void Runner::GenerateSessions() {
       const Settings es(*resolved_settings_.back(), event_name);
       const std::string class_name = es["class"].as_string();
       EventInit init;
-      init.event_id = event_id++;
+      init.event_id = (*event_id)++;
       init.prng = ChildRandom(prng_);
       init.session = session_ptr;
       init.simulator = simulator_.get();
@@ -374,7 +446,7 @@ void Runner::GenerateSessions() {
           simulator_->add_event_hook(hook);
         }
       }});
-    }
+    });
   }
 }
 

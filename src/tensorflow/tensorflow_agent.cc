@@ -49,8 +49,18 @@ void TensorFlowAgent::setup(const Settings& settings,
     }
     feature_count_ += features_.back().window;
   }
-  if (auto v = settings.find("returnScale")) return_scale_ = v->as_float();
-  if (auto v = settings.find("orderMargin")) order_margin_ = v->json_random(prng());
+  if (auto v = settings.find("returnScale")) {
+    return_scale_ = v->as_float();
+    if (!std::isfinite(return_scale_)) v->fail("must be a finite number");
+  }
+  if (auto v = settings.find("orderMargin")) {
+    order_margin_ = v->json_random(prng());
+    // Orders go at price * (1 -+ margin): a margin of 1 or more would give
+    // a price <= 0.
+    if (!(order_margin_ >= 0.0 && order_margin_ < 1.0)) {
+      v->fail("must draw a margin in [0, 1), drew " + std::to_string(order_margin_));
+    }
+  }
   if (auto v = settings.find("orderVolume")) {
     order_volume_ = v->as_int();
     if (order_volume_ < 1) v->fail("must be positive");

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "pams/config/json.h"
+#include "pams/errors.h"
 #include "pams/market/order.h"
 #include "pams/random/lazy_sample.h"
 #include "pams/random/random.h"
@@ -52,6 +53,14 @@ class Runner {
   // Creates markets, agents, sessions and events from the settings, drawing
   // their seeds in PAMS's order, then sets them up. Throws ConfigError.
   void setup();
+  // Checks the settings as setup() does, without stopping at the first
+  // problem: each market, agent and event group, correlation, session and
+  // entity is checked on its own, and every ConfigError found is returned
+  // (in the order setup() meets them, repeats dropped; empty: the config is
+  // valid). A group
+  // that fails is left out, so what refers to it is not checked further.
+  // The runner cannot run afterwards. REQUIRES: setup() was not called.
+  std::vector<ConfigError> validate();
   // Runs every session. REQUIRES: setup() succeeded.
   void run();
   // setup() then run(), then prints "# INITIALIZATION TIME s" and
@@ -129,15 +138,25 @@ class Runner {
 
  private:
   void GenerateMarkets();
+  void GenerateMarketGroup(const std::string& name, int* market_id);
   void SetFundamentalCorrelations();
+  void SetFundamentalCorrelation(const Settings& triple);
   void GenerateAgents();
+  void GenerateAgentGroup(const std::string& name, int* agent_id);
   void GenerateSessions();
+  void GenerateSession(const Settings& session, int* session_id, int* event_id,
+                       int64_t* start_time);
   void IterateMarketUpdates(Session& session);
   void UpdateMarkets(Session& session);
   void HandleOrders(Session& session);
   void HandleHighFrequencyOrders(Session& session);
   void ProcessOrder(Session& session, Action& action);
   void ValidateActions(const Session& session, const Batch& batch) const;
+  // Runs fn. While validate() runs, a ConfigError from fn is recorded
+  // instead of thrown, and the result is false.
+  bool Attempt(const std::function<void()>& fn);
+  // Whether `group` is a market group that validate() left out.
+  bool IsFailedGroup(const std::string& group) const;
   // Stops workers and flushes the logger after an error.
   void Abort();
 
@@ -149,6 +168,9 @@ class Runner {
   const ClassRegistry& registry_;
   std::unique_ptr<Simulator> simulator_;
   bool set_up_ = false;
+  // Set while validate() runs: the errors found and the groups left out.
+  std::vector<ConfigError>* collected_errors_ = nullptr;
+  std::vector<std::string> failed_groups_;
 
   // Setups deferred until every object exists, in PAMS's order, with the
   // config entry each belongs to (for error messages).

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# make sanitize: the whole test suite under AddressSanitizer and
+# UndefinedBehaviorSanitizer (build-asan/: every ctest test, the end-to-end
+# ones running the instrumented pams), then what runs threads under
+# ThreadSanitizer (build-tsan/: the runner unit tests, the events CSV
+# logger's writer thread, and MultiThreadAgentParallelRunner against
+# SequentialRunner on every sample). Any report fails the job.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tf_lib="${PAMS_TENSORFLOW_LIBRARY_PATH:-}"
+common=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPAMS_BUILD_BENCHMARKS=OFF
+        "-DPAMS_REFERENCE_PYTHON=$PWD/.venv-ref/bin/python"
+        "-DPAMS_TENSORFLOW_LIBRARY=$tf_lib")
+jobs="$(nproc)"
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer: the whole test suite"
+cmake -S . -B build-asan "${common[@]}" -DPAMS_SANITIZE=address,undefined >/dev/null
+cmake --build build-asan -j "$jobs"
+# Leaks are errors; UBSan stops at the first report (-fno-sanitize-recover).
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+ctest --test-dir build-asan --output-on-failure -j "$jobs"
+unset ASAN_OPTIONS UBSAN_OPTIONS
+
+echo "== ThreadSanitizer: threads"
+cmake -S . -B build-tsan "${common[@]}" -DPAMS_SANITIZE=thread >/dev/null
+cmake --build build-tsan -j "$jobs" --target runner_test events_csv_logger_test \
+  pams_cli pams_samples pams_test_agents
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
+build-tsan/tests/runner_test --gtest_brief=1
+build-tsan/tests/events_csv_logger_test --gtest_brief=1
+python3 tests/parallel_test.py --pams build-tsan/bin/pams \
+  --plugin build-tsan/lib/libpams_samples.so \
+  --test-agents build-tsan/lib/libpams_test_agents.so --only identical --threads-only
+echo "sanitizers: clean"

@@ -1,0 +1,189 @@
+#include "pams/logs/events_csv_logger.h"
+
+#include <exception>
+
+#include "pams/errors.h"
+#include "pams/util/python_format.h"
+
+namespace pams {
+
+const char* const EventsCsvLogger::kHeader =
+    "kind,time,market_id,agent_id,order_id,side,price,volume,ttl,"
+    "buy_agent_id,buy_order_id,sell_agent_id,sell_order_id\n";
+
+EventsCsvLogger::EventsCsvLogger(const std::string& path) : file_(path) {
+  file_.buffer()->append(kHeader);
+  chunk_.reserve(kChunkRecords);
+  writer_ = std::thread([this] { WriterLoop(); });
+}
+
+EventsCsvLogger::~EventsCsvLogger() {
+  if (!chunk_.empty()) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    queued_.push_back(std::move(chunk_));
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  writer_.join();
+}
+
+void EventsCsvLogger::process_order_log(const OrderLog& log) {
+  Record r{};
+  r.kind = Kind::kOrder;
+  r.is_buy = log.is_buy;
+  r.has_price = log.price.has_value();
+  r.price = log.price.value_or(0.0);
+  r.has_ttl = log.ttl.has_value();
+  r.ttl = log.ttl.value_or(0);
+  r.market_id = log.market_id;
+  r.agent_id = log.agent_id;
+  r.time = log.time;
+  r.order_id = log.order_id;
+  r.volume = log.volume;
+  Push(r);
+}
+
+void EventsCsvLogger::process_cancel_log(const CancelLog& log) {
+  Record r{};
+  r.kind = Kind::kCancel;
+  r.is_buy = log.is_buy;
+  r.has_price = log.price.has_value();
+  r.price = log.price.value_or(0.0);
+  r.has_ttl = log.ttl.has_value();
+  r.ttl = log.ttl.value_or(0);
+  r.market_id = log.market_id;
+  r.agent_id = log.agent_id;
+  r.time = log.cancel_time;
+  r.order_id = log.order_id;
+  r.volume = log.volume;
+  Push(r);
+}
+
+void EventsCsvLogger::process_expiration_log(const ExpirationLog& log) {
+  Record r{};
+  r.kind = Kind::kExpiration;
+  r.is_buy = log.is_buy;
+  r.has_price = log.price.has_value();
+  r.price = log.price.value_or(0.0);
+  r.has_ttl = log.ttl.has_value();
+  r.ttl = log.ttl.value_or(0);
+  r.market_id = log.market_id;
+  r.agent_id = log.agent_id;
+  r.time = log.time;
+  r.order_id = log.order_id;
+  r.volume = log.volume;
+  Push(r);
+}
+
+void EventsCsvLogger::process_execution_log(const ExecutionLog& log) {
+  Record r{};
+  r.kind = Kind::kExecution;
+  r.has_price = true;
+  r.price = log.price;
+  r.market_id = log.market_id;
+  r.agent_id = log.buy_agent_id;
+  r.sell_agent_id = log.sell_agent_id;
+  r.time = log.time;
+  r.order_id = log.buy_order_id;
+  r.sell_order_id = log.sell_order_id;
+  r.volume = log.volume;
+  Push(r);
+}
+
+void EventsCsvLogger::HandOff() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [this] { return queued_.size() < kMaxQueuedChunks; });
+  queued_.push_back(std::move(chunk_));
+  if (spare_.empty()) {
+    chunk_ = std::vector<Record>();
+    chunk_.reserve(kChunkRecords);
+  } else {
+    chunk_ = std::move(spare_.back());
+    spare_.pop_back();
+  }
+  lock.unlock();
+  changed_.notify_all();
+}
+
+void EventsCsvLogger::flush() {
+  if (!chunk_.empty()) HandOff();
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [this] { return queued_.empty() && !writing_; });
+  if (!error_.empty()) throw SimulationError(error_);
+}
+
+void EventsCsvLogger::WriterLoop() {
+  for (;;) {
+    std::vector<Record> chunk;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [this] { return stop_ || !queued_.empty(); });
+      if (queued_.empty()) break;  // stopping, nothing left
+      chunk = std::move(queued_.front());
+      queued_.pop_front();
+      writing_ = true;
+    }
+    changed_.notify_all();  // a slot in the queue is free
+    std::string error;
+    try {
+      std::string* out = file_.buffer();
+      for (const Record& r : chunk) {
+        AppendRow(r, out);
+        file_.maybe_flush();
+      }
+      // Whole chunks reach the file, so it always ends with a complete row.
+      file_.flush();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    chunk.clear();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (error_.empty()) error_ = error;
+      spare_.push_back(std::move(chunk));
+      writing_ = false;
+    }
+    changed_.notify_all();
+  }
+}
+
+void EventsCsvLogger::AppendRow(const Record& r, std::string* out) {
+  static constexpr const char* kKinds[] = {"order", "cancel", "execution", "expiration"};
+  out->append(kKinds[static_cast<int>(r.kind)]);
+  out->push_back(',');
+  AppendPythonInt(r.time, out);
+  out->push_back(',');
+  AppendPythonInt(r.market_id, out);
+  out->push_back(',');
+  if (r.kind == Kind::kExecution) {
+    out->append(",,,");
+    AppendPythonFloat(r.price, out);
+    out->push_back(',');
+    AppendPythonInt(r.volume, out);
+    out->append(",,");
+    AppendPythonInt(r.agent_id, out);
+    out->push_back(',');
+    AppendPythonInt(r.order_id, out);
+    out->push_back(',');
+    AppendPythonInt(r.sell_agent_id, out);
+    out->push_back(',');
+    AppendPythonInt(r.sell_order_id, out);
+    out->push_back('\n');
+    return;
+  }
+  AppendPythonInt(r.agent_id, out);
+  out->push_back(',');
+  AppendPythonInt(r.order_id, out);
+  out->append(r.is_buy ? ",buy," : ",sell,");
+  if (r.has_price) AppendPythonFloat(r.price, out);
+  out->push_back(',');
+  AppendPythonInt(r.volume, out);
+  out->push_back(',');
+  if (r.has_ttl) AppendPythonInt(r.ttl, out);
+  out->append(",,,,\n");
+}
+
+}  // namespace pams
