@@ -46,8 +46,9 @@ sanitize: reference tensorflow
 	@PAMS_TENSORFLOW_LIBRARY_PATH=$(TF_LIB) scripts/sanitize.sh
 
 # The config fuzzer for FUZZ_SECONDS (default 60).
+FUZZ_SECONDS ?= 60
 fuzz: deps
-	@scripts/fuzz.sh
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
 
 # What CI runs (.ci/run): the tests, the sanitizer jobs, a minute of fuzzing.
 ci: test

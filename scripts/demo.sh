@@ -16,7 +16,7 @@ echo "pams-cpp: PAMS's CI2002 sample, seed 42 (stdout in $out/stdout.txt)"
 grep '^# ' "$out/stdout.txt"
 python3 python/summarize.py "$out/steps.csv" "$out/agents.csv"
 echo
-"$build/bin/pams" stats "$out/steps.csv"
+"$build/bin/pams" stats "$out/steps.csv" --session 1  # session 0 has no trading
 echo
 echo "Chart: $out/chart.png (pams plot $out/steps.csv -o chart.svg for SVG)"
 echo "Files: $out/steps.csv (one row per market and step), $out/agents.csv,"

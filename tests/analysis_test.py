@@ -296,6 +296,14 @@ def main():
                      "cut row ignored")
         if "CI2002" in runs:
             check_errors(args, runs["CI2002"], tmp)
+            # --session 1: the facts of session 1's rows only.
+            rows = [r for r in read_markets(runs["CI2002"])[0] if r["session_id"] == "1"]
+            proc = run(args, "stats", runs["CI2002"], "--session", "1", "--json")
+            got = json.loads(proc.stdout)["markets"][0] if proc.returncode == 0 else {}
+            expected = expected_facts(0, rows)
+            if got.get("steps") != 500 or not all(
+                    same(got.get(k), v) for k, v in expected.items() if not isinstance(v, list)):
+                fail(f"stats --session 1: {proc.returncode} {str(got)[:300]}")
         leftovers = [n for n in os.listdir(tmp) if ".tmp" in n]
         if leftovers:
             fail(f"temporary files left: {leftovers}")

@@ -23,6 +23,16 @@ int main(int argc, char** argv) {
       "pams"};
   app.set_version_flag("--version", "pams-cpp 0.1.0");
   app.require_subcommand(1);
+  app.footer(
+      "Examples:\n"
+      "  pams run samples/CI2002/config.json --seed 42\n"
+      "  pams run CONFIG --seed 1 --steps-csv steps.csv --plot chart.png\n"
+      "  pams validate CONFIG\n"
+      "  pams stats steps.csv\n"
+      "  pams sweep CONFIG --seeds 1-100 --out sweep/\n"
+      "`pams COMMAND --help` for a command's options. Exit status: 0 ok, 1 the\n"
+      "run failed, 2 bad input (config, flag, file, plugin), 130 interrupted.\n"
+      "Docs: README.md and docs/ in the pams-cpp repository.");
   const std::vector<std::pair<std::string, std::function<int()>>> commands = {
       {"run", pams::cli::AddRunCommand(&app)},
       {"validate", pams::cli::AddValidateCommand(&app)},

@@ -199,6 +199,7 @@ std::function<int()> AddRunCommand(CLI::App* app) {
   CLI::App* run = app->add_subcommand(
       "run", "Run a simulation from a PAMS config.");
   run->add_option("config", options->config, "PAMS JSON config file")
+      ->type_name("CONFIG")
       ->required();
   run->add_option("--seed", options->seed,
                   "Seed of the runner's random.Random (any integer); without "
@@ -210,20 +211,26 @@ std::function<int()> AddRunCommand(CLI::App* app) {
         } catch (const std::exception&) {
           return "the seed must be an integer, got \"" + s + "\"";
         }
-      });
+      })
+      ->type_name("INT");
   run->add_option("--plugin", options->plugins,
-                  "Shared library registering user classes (repeatable)");
+                  "Shared library registering user classes (repeatable)")
+      ->type_name("LIB");
   run->add_option("--steps-csv", options->steps_csv,
-                  "Write one row per market and step to this CSV file");
+                  "Write one row per market and step to this CSV file")
+      ->type_name("FILE");
   run->add_option("--agents-csv", options->agents_csv,
                   "Write every agent's cash and assets at the end to this CSV "
-                  "file");
+                  "file")
+      ->type_name("FILE");
   run->add_option("--events-csv", options->events_csv,
                   "Write every order, cancel, execution and expiration, one row "
-                  "each, to this CSV file");
+                  "each, to this CSV file")
+      ->type_name("FILE");
   run->add_option("--plot", options->plot,
                   "Draw a chart of the prices and volumes to this .png or .svg "
-                  "file at the end (see pams plot)");
+                  "file at the end (see pams plot)")
+      ->type_name("FILE");
   run->add_flag("--quiet,-q", options->quiet,
                 "Print no step lines and no progress bar (the timing lines, "
                 "warnings and errors still)");
@@ -232,11 +239,13 @@ std::function<int()> AddRunCommand(CLI::App* app) {
                   "MultiThreadAgentParallelRunner, "
                   "MultiProcessAgentParallelRunner, "
                   "TensorFlowAgentParallelRunner (or one from a plugin); "
-                  "results are identical");
+                  "results are identical")
+      ->type_name("NAME");
   run->add_option("--set", options->sets,
                   "Override a config key before the run: KEY=JSON, e.g. "
                   "simulation.numParallel=4 or 'simulation.startMethod=\"fork\"' "
-                  "(repeatable)");
+                  "(repeatable)")
+      ->type_name("KEY=JSON");
   return [options] { return Run(*options); };
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "commands.h"
 #include "pams/analysis/steps_table.h"
@@ -18,14 +19,22 @@ namespace {
 
 struct StatsOptions {
   std::string steps_csv;
+  std::vector<int64_t> sessions;
   bool json = false;
 };
 
 int Stats(const StatsOptions& options) {
   try {
-    const analysis::StepsTable table = analysis::StepsTable::ReadCsv(options.steps_csv);
+    analysis::StepsTable table = analysis::StepsTable::ReadCsv(options.steps_csv);
     if (table.markets.empty()) {
       throw ConfigError(options.steps_csv, "no rows (the file has only its header)");
+    }
+    if (!options.sessions.empty()) {
+      table = table.OnlySessions(options.sessions);
+      if (table.markets.empty()) {
+        throw ConfigError("--session", "no row of " + options.steps_csv +
+                                           " belongs to the sessions given");
+      }
     }
     const std::vector<analysis::StylizedFacts> facts = analysis::ComputeStylizedFacts(table);
     const std::string text = options.json ? analysis::StylizedFactsToJson(facts)
@@ -51,6 +60,10 @@ std::function<int()> AddStatsCommand(CLI::App* app) {
   stats->add_option("steps_csv", options->steps_csv,
                     "Steps CSV written by pams run --steps-csv")
       ->required();
+  stats->add_option("--session", options->sessions,
+                    "Only the steps of this session_id (repeatable), e.g. "
+                    "--session 1 to leave out a warm-up session 0")
+      ->type_name("ID");
   stats->add_flag("--json", options->json,
                   "Print JSON ({\"markets\": [...]}, NaN as null) instead of a table");
   return [options] { return Stats(*options); };

@@ -8,6 +8,7 @@
 #include "pams/errors.h"
 #include "pams/market/market.h"
 #include "pams/simulator/simulator.h"
+#include "pams/util/python_format.h"
 
 namespace pams {
 
@@ -28,7 +29,7 @@ void MarketMakerAgent::setup(const Settings& settings,
     const double x = length->json_random(prng());
     // An order's time to live is at least one step.
     if (!(x >= 1.0 && x < 1e12)) {
-      length->fail("must draw a time to live >= 1, drew " + std::to_string(x));
+      length->fail("must draw a time to live >= 1, drew " + PythonFloat(x));
     }
     order_time_length_ = static_cast<int64_t>(x);
   }

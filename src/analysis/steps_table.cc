@@ -1,5 +1,6 @@
 #include "pams/analysis/steps_table.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -126,6 +127,28 @@ StepsTable StepsTable::ReadCsv(const std::string& path) {
     m.executed_volume.push_back(number(kVolume));
   }
   return table;
+}
+
+StepsTable StepsTable::OnlySessions(const std::vector<int64_t>& session_ids) const {
+  StepsTable out;
+  for (const MarketSteps& m : markets) {
+    MarketSteps kept;
+    kept.market_id = m.market_id;
+    kept.market_name = m.market_name;
+    for (size_t i = 0; i < m.session_id.size(); ++i) {
+      if (std::find(session_ids.begin(), session_ids.end(), m.session_id[i]) ==
+          session_ids.end()) {
+        continue;
+      }
+      kept.session_id.push_back(m.session_id[i]);
+      kept.market_time.push_back(m.market_time[i]);
+      kept.market_price.push_back(m.market_price[i]);
+      kept.fundamental_price.push_back(m.fundamental_price[i]);
+      kept.executed_volume.push_back(m.executed_volume[i]);
+    }
+    if (!kept.session_id.empty()) out.markets.push_back(std::move(kept));
+  }
+  return out;
 }
 
 }  // namespace pams::analysis

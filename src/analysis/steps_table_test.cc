@@ -77,6 +77,25 @@ TEST_F(StepsTableTest, ReadsMarketsInOrderWithNaNForEmptyFields) {
   EXPECT_EQ(a.executed_volume, (std::vector<double>{3, 7}));
 }
 
+TEST_F(StepsTableTest, OnlySessionsKeepsTheirRowsAndDropsEmptyMarkets) {
+  const std::string path = Write(
+      "steps.csv", std::string(kHeader) +
+                       "0,0,A,0,300.0,300.0,,,,0,0,0,0,0\n"
+                       "1,0,A,1,301.0,300.0,,,,2,0,0,0,0\n"
+                       "1,0,A,2,302.0,300.0,,,,3,0,0,0,0\n"
+                       "2,0,A,3,303.0,300.0,,,,4,0,0,0,0\n");
+  const StepsTable table = StepsTable::ReadCsv(path);
+  const StepsTable one = table.OnlySessions({1});
+  ASSERT_EQ(one.markets.size(), 1u);
+  EXPECT_EQ(one.markets[0].market_name, "A");
+  EXPECT_EQ(one.markets[0].market_time, (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(one.markets[0].market_price, (std::vector<double>{301.0, 302.0}));
+  EXPECT_EQ(one.markets[0].executed_volume, (std::vector<double>{2, 3}));
+  EXPECT_EQ(table.OnlySessions({0, 2}).markets[0].market_time,
+            (std::vector<int64_t>{0, 3}));
+  EXPECT_TRUE(table.OnlySessions({7}).markets.empty());
+}
+
 TEST_F(StepsTableTest, ColumnsAreFoundByNameAndCrLfIsAccepted) {
   const std::string path =
       Write("steps.csv",

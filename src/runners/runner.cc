@@ -85,8 +85,10 @@ Group ParseGroup(const Json& whole, const std::string& name,
   bool uses_range = false;
   if (view.has(count_key)) {
     n = view[count_key].as_int();
-    if (n < 0 || n > kMaxGroupSize) {
-      view[count_key].fail("must be between 0 and " +
+    // PAMS accepts 0 and makes an empty group; that is almost always a
+    // mistake (to drop a group, leave it out of the list), so it is refused.
+    if (n < 1 || n > kMaxGroupSize) {
+      view[count_key].fail("must be between 1 and " +
                            std::to_string(kMaxGroupSize) + ", got " +
                            std::to_string(n));
     }
@@ -125,7 +127,6 @@ Group ParseGroup(const Json& whole, const std::string& name,
   }
   g.class_name = view["class"].as_string();
   g.numbered = uses_range || n != 1;
-  if (n == 0) g.id_to = g.id_from - 1;
   return g;
 }
 

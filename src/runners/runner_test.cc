@@ -536,10 +536,8 @@ TEST(RunnerTest, NumberedNamesFromToAndPrefix) {
   config["FCNAgents"]["from"] = 3;
   config["FCNAgents"]["to"] = 5;
   config["FCNAgents"]["prefix"] = "fcn";
-  config["simulation"]["agents"] = Json::array({"FCNAgents", "Single", "Zero"});
+  config["simulation"]["agents"] = Json::array({"FCNAgents", "Single"});
   config["Single"] = Json::parse(R"({"extends": "FCNAgents", "numAgents": 1})");
-  config["Zero"] = Json::parse(R"({"extends": "FCNAgents", "numAgents": 0,
-                                  "prefix": "zero"})");
   const ClassRegistry registry = ClassRegistry::WithBuiltins();
   SequentialRunner runner(config, Random(1), nullptr, registry);
   runner.setup();
@@ -552,6 +550,36 @@ TEST(RunnerTest, NumberedNamesFromToAndPrefix) {
   EXPECT_EQ(agents[3]->name(), "fcn");
   EXPECT_EQ(agents[3]->agent_id(), 3);
   EXPECT_EQ(agents[3]->class_name(), "FCNAgent");
+}
+
+TEST(RunnerTest, EmptyGroupIsRefused) {
+  Json config = Base();
+  config["FCNAgents"]["numAgents"] = 0;
+  const ClassRegistry registry = ClassRegistry::WithBuiltins();
+  EXPECT_STREQ(SetupError(config, registry).what(),
+               "FCNAgents.numAgents: must be between 1 and 100000000, got 0");
+}
+
+// validate() reports every independent problem, once each, and skips what
+// depends on a group it already reported.
+TEST(RunnerTest, ValidateListsEveryProblem) {
+  Json config = Base();
+  config["FCNAgents"]["timeWindowSize"] = Json::parse("[200, 100]");
+  Session0(config)["iterationSteps"] = -1;
+  config["simulation"]["markets"].push_back("Missing");
+  config["simulation"]["agents"].push_back("More");
+  config["More"] = Json::parse(R"({"extends": "FCNAgents", "markets": ["Missing"]})");
+  const ClassRegistry registry = ClassRegistry::WithBuiltins();
+  SequentialRunner runner(config, Random(1), nullptr, registry);
+  std::vector<std::string> got;
+  for (const ConfigError& e : runner.validate()) got.push_back(e.what());
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "Missing: is listed in simulation.markets but there is no entry of that name",
+                     "simulation.sessions[0].iterationSteps: must be >= 0, got -1",
+                     "FCNAgents.timeWindowSize: expected [min, max] with min <= max, got [200, 100]",
+                 }));
+  SequentialRunner valid(Base(), Random(1), nullptr, registry);
+  EXPECT_TRUE(valid.validate().empty());
 }
 
 // --- Seeding: PAMS's CI2002 sample, 3 + 3 steps, seed 42 ---

@@ -9,6 +9,7 @@
 #include "pams/simulator/simulator.h"
 #include "pams/tensorflow/model.h"
 #include "pams/tensorflow/tensorflow.h"
+#include "pams/util/python_format.h"
 
 namespace pams::tensorflow {
 
@@ -58,7 +59,7 @@ void TensorFlowAgent::setup(const Settings& settings,
     // Orders go at price * (1 -+ margin): a margin of 1 or more would give
     // a price <= 0.
     if (!(order_margin_ >= 0.0 && order_margin_ < 1.0)) {
-      v->fail("must draw a margin in [0, 1), drew " + std::to_string(order_margin_));
+      v->fail("must draw a margin in [0, 1), drew " + PythonFloat(order_margin_));
     }
   }
   if (auto v = settings.find("orderVolume")) {

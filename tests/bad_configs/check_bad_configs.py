@@ -2,7 +2,8 @@
 """Every config in this directory is bad in one way: `pams run` must refuse it
 with exit status 2 and print, on stderr, "error: " followed by the message
 in the .expected file beside it (which names the file or key path), with no
-crash, no abort and no exception trace.
+crash, no abort and no exception trace; `pams validate` must list the same
+message.
 
 Usage: check_bad_configs.py --pams BIN
 """
@@ -38,6 +39,12 @@ def main():
         for bad in ("terminate called", "Aborted", "Segmentation", "what():"):
             if bad in proc.stderr:
                 problems.append(f"stderr contains {bad!r}")
+        # pams validate finds the same problem (among any others).
+        check = subprocess.run([pams, "validate", name], cwd=HERE, capture_output=True,
+                               text=True, errors="replace", timeout=60)
+        if check.returncode != 2 or expected not in check.stderr.splitlines():
+            problems.append(f"pams validate: status {check.returncode}, "
+                            f"stderr {check.stderr[-300:]!r}")
         if problems:
             failures.append(f"{name}: " + "; ".join(problems))
     for f in failures:

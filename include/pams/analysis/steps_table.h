@@ -36,6 +36,11 @@ struct StepsTable {
   // missing column or a malformed number. An interrupted run's file reads up
   // to its last complete row.
   static StepsTable ReadCsv(const std::string& path);
+
+  // The rows of the given sessions only (e.g. without a warm-up session
+  // whose flat prices would distort return statistics); markets left with
+  // no row are dropped.
+  StepsTable OnlySessions(const std::vector<int64_t>& session_ids) const;
 };
 
 }  // namespace pams::analysis
