@@ -3,7 +3,8 @@
 
 For each config both sides run with the same seed and their own
 "# EXECUTION TIME" line (PAMS's Runner.main) is read; each side runs several
-times, alternating, and the median is kept (this machine is a shared VM).
+times (the samples: PAMS 5, pams-cpp 15; the scaled configs: 1 and 3) and the
+minimum is kept (this machine is a shared VM whose noise only adds time).
 Also prints pams-cpp's per-step cost at 10^3 and 10^5 steps, and the
 1000-agent config's per-step cost against the shuffle floor (the Google
 Benchmark BM_SampleAll/1000 of random_bench).

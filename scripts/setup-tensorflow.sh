@@ -11,8 +11,10 @@ if [ "${PAMS_SKIP_TENSORFLOW_TESTS:-0}" = 1 ]; then
 fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$root/.venv-tf"
+# Not `pip show | grep -q`: grep -q exits at the first match, pip dies of
+# SIGPIPE and pipefail would call the installed venv missing.
 if [ -x "$venv/bin/python" ] &&
-   "$venv/bin/pip" show tensorflow-cpu 2>/dev/null | grep -q "^Version: $TF_VERSION$"; then
+   [ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("tensorflow-cpu"))' 2>/dev/null)" = "$TF_VERSION" ]; then
   exit 0
 fi
 rm -rf "$venv"

@@ -30,9 +30,12 @@ EventsCsvLogger::~EventsCsvLogger() {
   writer_.join();
 }
 
-void EventsCsvLogger::process_order_log(const OrderLog& log) {
+template <typename OrderLikeLog>
+EventsCsvLogger::Record EventsCsvLogger::OrderRecord(Kind kind,
+                                                     const OrderLikeLog& log,
+                                                     int64_t time) {
   Record r{};
-  r.kind = Kind::kOrder;
+  r.kind = kind;
   r.is_buy = log.is_buy;
   r.has_price = log.price.has_value();
   r.price = log.price.value_or(0.0);
@@ -40,42 +43,22 @@ void EventsCsvLogger::process_order_log(const OrderLog& log) {
   r.ttl = log.ttl.value_or(0);
   r.market_id = log.market_id;
   r.agent_id = log.agent_id;
-  r.time = log.time;
+  r.time = time;
   r.order_id = log.order_id;
   r.volume = log.volume;
-  Push(r);
+  return r;
+}
+
+void EventsCsvLogger::process_order_log(const OrderLog& log) {
+  Push(OrderRecord(Kind::kOrder, log, log.time));
 }
 
 void EventsCsvLogger::process_cancel_log(const CancelLog& log) {
-  Record r{};
-  r.kind = Kind::kCancel;
-  r.is_buy = log.is_buy;
-  r.has_price = log.price.has_value();
-  r.price = log.price.value_or(0.0);
-  r.has_ttl = log.ttl.has_value();
-  r.ttl = log.ttl.value_or(0);
-  r.market_id = log.market_id;
-  r.agent_id = log.agent_id;
-  r.time = log.cancel_time;
-  r.order_id = log.order_id;
-  r.volume = log.volume;
-  Push(r);
+  Push(OrderRecord(Kind::kCancel, log, log.cancel_time));
 }
 
 void EventsCsvLogger::process_expiration_log(const ExpirationLog& log) {
-  Record r{};
-  r.kind = Kind::kExpiration;
-  r.is_buy = log.is_buy;
-  r.has_price = log.price.has_value();
-  r.price = log.price.value_or(0.0);
-  r.has_ttl = log.ttl.has_value();
-  r.ttl = log.ttl.value_or(0);
-  r.market_id = log.market_id;
-  r.agent_id = log.agent_id;
-  r.time = log.time;
-  r.order_id = log.order_id;
-  r.volume = log.volume;
-  Push(r);
+  Push(OrderRecord(Kind::kExpiration, log, log.time));
 }
 
 void EventsCsvLogger::process_execution_log(const ExecutionLog& log) {

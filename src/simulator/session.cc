@@ -3,6 +3,7 @@
 #include "pams/config/settings.h"
 #include "pams/errors.h"
 #include "pams/simulator/simulator.h"
+#include "pams/util/python_format.h"
 
 namespace pams {
 
@@ -52,6 +53,16 @@ void Session::setup(const Settings& settings) {
     simulator_->warn(
         "hifreqSubmitRate is replaced to highFrequencySubmitRate in pams.");
     high_frequency_submission_rate_ = old->as_float();
+  }
+  // PAMS compares the rate with a uniform draw in [0, 1): outside [0, 1] it
+  // only means "always" or "never", so such a value is a typo, not a choice.
+  if (!(high_frequency_submission_rate_ >= 0.0 &&
+        high_frequency_submission_rate_ <= 1.0)) {
+    const char* key = settings.has("highFrequencySubmitRate")
+                          ? "highFrequencySubmitRate"
+                          : "hifreqSubmitRate";
+    settings[key].fail("must be between 0 and 1, got " +
+                       PythonFloat(high_frequency_submission_rate_));
   }
 }
 

@@ -76,6 +76,11 @@ class EventsCsvLogger : public Logger {
     int64_t ttl;
     double price;
   };
+  // The fields an order, a cancel and an expiration share; `time` differs
+  // (a cancel's is its cancel_time).
+  template <typename OrderLikeLog>
+  static Record OrderRecord(Kind kind, const OrderLikeLog& log, int64_t time);
+
   static constexpr size_t kChunkRecords = 8192;
   static constexpr size_t kMaxQueuedChunks = 4;
 
