@@ -67,9 +67,11 @@ std::function<int()> AddPlotCommand(CLI::App* app) {
       "prices, session boundaries and executed volume per market.");
   plot->add_option("steps_csv", options->steps_csv,
                    "Steps CSV written by pams run --steps-csv")
+      ->type_name("STEPS.csv")
       ->required();
   plot->add_option("-o,--output", options->output,
                    "Chart file to write: .png or .svg")
+      ->type_name("FILE")
       ->required();
   plot->add_option("--width", options->chart.width,
                    "Width in pixels (default 1200)")
@@ -77,7 +79,8 @@ std::function<int()> AddPlotCommand(CLI::App* app) {
   plot->add_option("--height", options->chart.height,
                    "Height in pixels (default 800)")
       ->check(SizeCheck(analysis::kMinChartHeight, analysis::kMaxChartSize));
-  plot->add_option("--title", options->chart.title, "Title above the chart");
+  plot->add_option("--title", options->chart.title, "Title above the chart")
+      ->type_name("TEXT");
   return [options] { return Plot(*options); };
 }
 

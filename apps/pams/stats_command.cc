@@ -59,6 +59,7 @@ std::function<int()> AddStatsCommand(CLI::App* app) {
       "price.");
   stats->add_option("steps_csv", options->steps_csv,
                     "Steps CSV written by pams run --steps-csv")
+      ->type_name("STEPS.csv")
       ->required();
   stats->add_option("--session", options->sessions,
                     "Only the steps of this session_id (repeatable), e.g. "

@@ -677,16 +677,21 @@ std::function<int()> AddSweepCommand(CLI::App* app) {
       "sweep",
       "Run a config for many seeds on all cores, write each run's outputs and a "
       "summary of their stylized facts; run again on the same --out to resume.");
-  sweep->add_option("config", options->config, "PAMS JSON config file")->required();
+  sweep->add_option("config", options->config, "PAMS JSON config file")
+      ->type_name("CONFIG")
+      ->required();
   sweep->add_option("--seeds", options->seeds,
                     "Seeds to run: 1-100, 1,5,9 or 1-10,20-30 (non-negative integers)")
+      ->type_name("SEEDS")
       ->required();
   sweep->add_option("--out", options->out,
                     "Output directory (created if missing; a sweep run again on it "
                     "resumes)")
+      ->type_name("DIR")
       ->required();
   sweep->add_option("--jobs", options->jobs,
                     "Runs at a time (default: one per CPU)")
+      ->type_name("INT")
       ->check([](const std::string& s) -> std::string {
         int jobs = 0;
         const auto [ptr, error] = std::from_chars(s.data(), s.data() + s.size(), jobs);
@@ -697,12 +702,15 @@ std::function<int()> AddSweepCommand(CLI::App* app) {
       });
   sweep->add_option("--set", options->sets,
                     "Override a config key in every run: KEY=JSON (repeatable; as in "
-                    "pams run)");
+                    "pams run)")
+      ->type_name("KEY=JSON");
   sweep->add_option("--plugin", options->plugins,
-                    "Shared library registering user classes (repeatable)");
+                    "Shared library registering user classes (repeatable)")
+      ->type_name("LIB");
   sweep->add_option("--runner", options->runner,
                     "Runner class of each run (as in pams run; default "
-                    "SequentialRunner)");
+                    "SequentialRunner)")
+      ->type_name("NAME");
   sweep->add_flag("--quiet", options->quiet, "No progress bar or status lines");
   return [options] { return RunSweep(*options); };
 }

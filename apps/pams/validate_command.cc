@@ -68,13 +68,18 @@ std::function<int()> AddValidateCommand(CLI::App* app) {
   CLI::App* cmd = app->add_subcommand(
       "validate",
       "Check a config without running it; list every problem with its key path.");
-  cmd->add_option("config", options->config, "PAMS JSON config file")->required();
+  cmd->add_option("config", options->config, "PAMS JSON config file")
+      ->type_name("CONFIG")
+      ->required();
   cmd->add_option("--plugin", options->plugins,
-                  "Shared library registering user classes (repeatable)");
+                  "Shared library registering user classes (repeatable)")
+      ->type_name("LIB");
   cmd->add_option("--set", options->sets,
-                  "Override a config key first: KEY=JSON (repeatable)");
+                  "Override a config key first: KEY=JSON (repeatable)")
+      ->type_name("KEY=JSON");
   cmd->add_option("--runner", options->runner,
-                  "Runner class whose keys to check too (default SequentialRunner)");
+                  "Runner class whose keys to check too (default SequentialRunner)")
+      ->type_name("NAME");
   return [options] { return Validate(*options); };
 }
 
