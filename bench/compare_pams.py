@@ -25,18 +25,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "differential"))
 from differential_test import REFERENCE_ENV  # noqa: E402
-
-SAMPLES = [
-    "samples/CI2002/config.json",
-    "samples/fat_finger/config.json",
-    "samples/market_share/config.json",
-    "samples/market_share/config-mm.json",
-    "samples/price_limit/config.json",
-    "samples/shock_transfer/config.json",
-    "samples/test/config.json",
-    "samples/trading_halt/config.json",
-    "samples/user_class/config.json",
-]
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from pams_samples import SAMPLES  # noqa: E402
 
 
 def exec_time(output):

@@ -26,18 +26,9 @@ import tempfile
 import time
 import uuid
 
+from pams_samples import SAMPLES
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SAMPLES = [
-    "samples/CI2002/config.json",
-    "samples/fat_finger/config.json",
-    "samples/market_share/config.json",
-    "samples/market_share/config-mm.json",
-    "samples/price_limit/config.json",
-    "samples/shock_transfer/config.json",
-    "samples/test/config.json",
-    "samples/trading_halt/config.json",
-    "samples/user_class/config.json",
-]
 THREADS = "MultiThreadAgentParallelRunner"
 PROCESSES = "MultiProcessAgentParallelRunner"
 
