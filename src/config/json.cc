@@ -3,6 +3,9 @@
 
 #include "pams/config/json.h"
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -66,12 +69,25 @@ Json ParseJson(std::string_view text, const std::string& source_name) {
 }
 
 Json ParseJsonFile(const std::string& path) {
+  // A directory opens (and reads as nothing) on Linux: say what it is
+  // rather than report an empty document.
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) {
+    throw ConfigError(path, "is a directory, not a config file");
+  }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path, "cannot open config file");
+  if (!in) {
+    throw ConfigError(path, std::string("cannot open config file: ") +
+                                std::strerror(errno));
+  }
   std::ostringstream ss;
   ss << in.rdbuf();
   if (in.bad()) throw ConfigError(path, "cannot read config file");
-  return ParseJson(ss.str(), path);
+  const std::string text = ss.str();
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    throw ConfigError(path, "invalid JSON: the file is empty");
+  }
+  return ParseJson(text, path);
 }
 
 std::string JsonTypeName(const Json& v) {

@@ -555,7 +555,14 @@ TEST(ParseJsonTest, MissingFile) {
   const ConfigError e = CatchConfigError(
       [] { ParseJsonFile("/nonexistent/dir/config.json"); });
   EXPECT_EQ(e.path(), "/nonexistent/dir/config.json");
-  EXPECT_EQ(e.message(), "cannot open config file");
+  EXPECT_EQ(e.message(), "cannot open config file: No such file or directory");
+}
+
+TEST(ParseJsonTest, DirectoryAndEmptyFile) {
+  const ConfigError dir = CatchConfigError([] { ParseJsonFile("/tmp"); });
+  EXPECT_EQ(dir.message(), "is a directory, not a config file");
+  const ConfigError empty = CatchConfigError([] { ParseJsonFile("/dev/null"); });
+  EXPECT_EQ(empty.message(), "invalid JSON: the file is empty");
 }
 
 TEST(ParseJsonTest, ReadsASampleFile) {
