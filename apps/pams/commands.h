@@ -20,7 +20,9 @@ namespace pams::cli {
 constexpr int kExitFailure = 1;
 constexpr int kExitBadInput = 2;
 
-// One per subcommand, each in its own file (run_command.cc, ...).
+// One per subcommand, each in its own file (run_command.cc, ...). The
+// function may throw ConfigError for bad input: main prints it and exits
+// with kExitBadInput.
 std::function<int()> AddRunCommand(CLI::App* app);
 std::function<int()> AddValidateCommand(CLI::App* app);
 std::function<int()> AddPlotCommand(CLI::App* app);

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "pams/errors.h"
 #include "pams/runners/worker.h"
 
 int main(int argc, char** argv) {
@@ -68,6 +69,10 @@ int main(int argc, char** argv) {
     for (const auto& [name, fn] : commands) {
       if (app.got_subcommand(name)) return fn();
     }
+  } catch (const pams::ConfigError& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return pams::cli::kExitBadInput;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return pams::cli::kExitFailure;

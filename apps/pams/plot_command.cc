@@ -2,7 +2,6 @@
 // `pams run --steps-csv` wrote: prices, sessions and volume per market
 // (pams/analysis/chart.h).
 
-#include <cstdio>
 #include <exception>
 #include <memory>
 #include <string>
@@ -23,17 +22,12 @@ struct PlotOptions {
 };
 
 int Plot(const PlotOptions& options) {
-  try {
-    const analysis::StepsTable table = analysis::StepsTable::ReadCsv(options.steps_csv);
-    if (table.markets.empty()) {
-      throw ConfigError(options.steps_csv, "no rows to draw (the file has only its header)");
-    }
-    analysis::WriteChart(table, options.output, options.chart);
-    return 0;
-  } catch (const ConfigError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return kExitBadInput;
+  const analysis::StepsTable table = analysis::StepsTable::ReadCsv(options.steps_csv);
+  if (table.markets.empty()) {
+    throw ConfigError(options.steps_csv, "no rows to draw (the file has only its header)");
   }
+  analysis::WriteChart(table, options.output, options.chart);
+  return 0;
 }
 
 // Checks a --width or --height value: a whole number in [min, max]. (CLI11's

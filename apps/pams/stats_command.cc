@@ -24,27 +24,22 @@ struct StatsOptions {
 };
 
 int Stats(const StatsOptions& options) {
-  try {
-    analysis::StepsTable table = analysis::StepsTable::ReadCsv(options.steps_csv);
-    if (table.markets.empty()) {
-      throw ConfigError(options.steps_csv, "no rows (the file has only its header)");
-    }
-    if (!options.sessions.empty()) {
-      table = table.OnlySessions(options.sessions);
-      if (table.markets.empty()) {
-        throw ConfigError("--session", "no row of " + options.steps_csv +
-                                           " belongs to the sessions given");
-      }
-    }
-    const std::vector<analysis::StylizedFacts> facts = analysis::ComputeStylizedFacts(table);
-    const std::string text = options.json ? analysis::StylizedFactsToJson(facts)
-                                          : analysis::FormatStylizedFacts(facts);
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return 0;
-  } catch (const ConfigError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return kExitBadInput;
+  analysis::StepsTable table = analysis::StepsTable::ReadCsv(options.steps_csv);
+  if (table.markets.empty()) {
+    throw ConfigError(options.steps_csv, "no rows (the file has only its header)");
   }
+  if (!options.sessions.empty()) {
+    table = table.OnlySessions(options.sessions);
+    if (table.markets.empty()) {
+      throw ConfigError("--session", "no row of " + options.steps_csv +
+                                         " belongs to the sessions given");
+    }
+  }
+  const std::vector<analysis::StylizedFacts> facts = analysis::ComputeStylizedFacts(table);
+  const std::string text = options.json ? analysis::StylizedFactsToJson(facts)
+                                        : analysis::FormatStylizedFacts(facts);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return 0;
 }
 
 }  // namespace

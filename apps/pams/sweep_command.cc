@@ -645,24 +645,14 @@ int Sweep::WriteSummary() {
 }
 
 int RunSweep(const SweepOptions& options) {
-  std::vector<int64_t> seeds;
-  Json command;
-  try {
-    seeds = ParseSeeds(options.seeds);
-    // Bad input found here (the config file, --set, --plugin) fails before
-    // any run; the rest (the config's keys, --runner) by the first run.
-    command = CommandRecord(options, seeds, LoadConfig(options.config, options.sets));
-    LoadRegistry(options.plugins);
-  } catch (const ConfigError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return kExitBadInput;
-  }
+  std::vector<int64_t> seeds = ParseSeeds(options.seeds);
+  // Bad input found here (the config file, --set, --plugin) fails before
+  // any run; the rest (the config's keys, --runner) by the first run.
+  Json command = CommandRecord(options, seeds, LoadConfig(options.config, options.sets));
+  LoadRegistry(options.plugins);
   try {
     Sweep sweep(options, std::move(seeds), std::move(command));
     return sweep.Main();
-  } catch (const ConfigError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return kExitBadInput;
   } catch (const fs::filesystem_error& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return kExitBadInput;

@@ -19,23 +19,14 @@
 #include "pams/config/json.h"
 #include "pams/errors.h"
 #include "pams/random/random.h"
+#include "../testing/catch_config_error.h"
 
 namespace pams {
 namespace {
 
 Json J(const char* text) { return Json::parse(text); }
 
-// Runs f, which must throw ConfigError, and returns the error.
-template <typename F>
-ConfigError CatchConfigError(F f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no ConfigError was thrown";
-  return ConfigError("<none>", "<none>");
-}
+using test_support::CatchConfigError;
 
 // --- Accessors ---
 

@@ -23,12 +23,14 @@
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
 #include "pams/simulator/simulator.h"
+#include "../testing/catch_config_error.h"
 #include "../testing/sim_builder.h"
 
 namespace pams {
 namespace {
 
 using test_support::Bits;
+using test_support::CatchConfigError;
 using test_support::SimBuilder;
 using PriceVolume = std::vector<std::pair<std::optional<double>, int64_t>>;
 
@@ -139,17 +141,6 @@ TEST(MarketTickTest, AcceptedOrdersAreMovedOntoTheGrid) {
 }
 
 // --- Setup ---
-
-template <typename F>
-ConfigError CatchConfigError(F f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no ConfigError was thrown";
-  return ConfigError("<none>", "<none>");
-}
 
 Market MakeBareMarket() {
   MarketInit init;
