@@ -7,8 +7,8 @@
 #include <string>
 
 #include "commands.h"
-#include "pams/analysis/chart.h"
-#include "pams/analysis/steps_table.h"
+#include "analysis/chart.h"
+#include "analysis/steps_table.h"
 #include "pams/errors.h"
 
 namespace pams::cli {

@@ -13,8 +13,8 @@
 
 #include "commands.h"
 #include "progress_bar.h"
-#include "pams/analysis/chart.h"
-#include "pams/analysis/steps_table.h"
+#include "analysis/chart.h"
+#include "analysis/steps_table.h"
 #include "pams/config/json.h"
 #include "pams/errors.h"
 #include "pams/logs/csv_loggers.h"

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "commands.h"
-#include "pams/analysis/steps_table.h"
-#include "pams/analysis/stylized_facts.h"
+#include "analysis/steps_table.h"
+#include "analysis/stylized_facts.h"
 #include "pams/errors.h"
 
 namespace pams::cli {

@@ -16,7 +16,7 @@
 
 #include <fmt/format.h>
 
-#include "pams/analysis/steps_table.h"
+#include "analysis/steps_table.h"
 #include "pams/config/json.h"
 
 namespace pams::cli {

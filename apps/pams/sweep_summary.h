@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "pams/analysis/stylized_facts.h"
+#include "analysis/stylized_facts.h"
 
 namespace pams::cli {
 

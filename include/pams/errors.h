@@ -15,10 +15,11 @@
 
 #include <stdexcept>
 #include <string>
+#include "pams/export.h"
 
 namespace pams {
 
-class ConfigError : public std::runtime_error {
+class PAMS_EXPORT ConfigError : public std::runtime_error {
  public:
   // what() is "path: message", or just message when path is empty.
   ConfigError(std::string path, std::string message)
@@ -34,7 +35,7 @@ class ConfigError : public std::runtime_error {
   std::string message_;
 };
 
-class SimulationError : public std::runtime_error {
+class PAMS_EXPORT SimulationError : public std::runtime_error {
  public:
   explicit SimulationError(const std::string& message)
       : std::runtime_error(message) {}

@@ -17,7 +17,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../testing/sim_builder.h"
+#include "testing/sim_builder.h"
 #include "pams/agents/agent.h"
 #include "pams/agents/arbitrage_agent.h"
 #include "pams/agents/fcn_agent.h"

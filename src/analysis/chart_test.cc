@@ -2,7 +2,7 @@
 // show the data, and failures (bad extension, size, path) that throw
 // ConfigError and leave no file behind.
 
-#include "pams/analysis/chart.h"
+#include "analysis/chart.h"
 
 #include <cairo.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "pams/analysis/steps_table.h"
+#include "analysis/steps_table.h"
 
 #include <algorithm>
 #include <charconv>

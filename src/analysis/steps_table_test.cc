@@ -2,7 +2,7 @@
 // order of appearance, a row cut short by an interrupted run ignored, and
 // errors that name the file, line and column.
 
-#include "pams/analysis/steps_table.h"
+#include "analysis/steps_table.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

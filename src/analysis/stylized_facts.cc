@@ -1,4 +1,4 @@
-#include "pams/analysis/stylized_facts.h"
+#include "analysis/stylized_facts.h"
 
 #include <algorithm>
 #include <cmath>

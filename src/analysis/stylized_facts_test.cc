@@ -1,7 +1,7 @@
 // ComputeStylizedFacts against values worked out independently, the NaN
 // cases (undefined statistics), and the JSON and text forms.
 
-#include "pams/analysis/stylized_facts.h"
+#include "analysis/stylized_facts.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 
 #include "pams/errors.h"
 #include "pams/random/random.h"
-#include "pams/util/python_format.h"
+#include "util/python_format.h"
 
 namespace pams {
 

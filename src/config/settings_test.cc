@@ -19,7 +19,7 @@
 #include "pams/config/json.h"
 #include "pams/errors.h"
 #include "pams/random/random.h"
-#include "../testing/catch_config_error.h"
+#include "testing/catch_config_error.h"
 
 namespace pams {
 namespace {

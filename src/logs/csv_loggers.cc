@@ -3,11 +3,15 @@
 #include <algorithm>
 
 #include "pams/agents/agent.h"
-#include "pams/logs/market_step_loggers.h"
+#include <array>
+#include <vector>
+
+#include "logs/market_price_format.h"
 #include "pams/market/market.h"
 #include "pams/simulator/session.h"
 #include "pams/simulator/simulator.h"
-#include "pams/util/python_format.h"
+#include "util/output_file.h"
+#include "util/python_format.h"
 
 namespace pams {
 
@@ -34,16 +38,30 @@ void AppendBookPrice(const Market& market, const std::optional<double>& price,
 
 }  // namespace
 
-StepsCsvLogger::StepsCsvLogger(const std::string& path) : file_(path) {
-  file_.buffer()->append(kHeader);
+class StepsCsvLogger::Impl {
+ public:
+  explicit Impl(const std::string& path) : file(path) {}
+  OutputFile file;
+  // Per market: market, fundamental and mid price texts.
+  std::vector<std::array<PythonFloatCache, 3>> caches;
+};
+
+StepsCsvLogger::StepsCsvLogger(const std::string& path)
+    : impl_(std::make_unique<Impl>(path)) {
+  impl_->file.buffer()->append(kHeader);
 }
+
+StepsCsvLogger::~StepsCsvLogger() = default;
+
+void StepsCsvLogger::flush() { impl_->file.flush(); }
 
 void StepsCsvLogger::process_market_step_end_log(const MarketStepEndLog& log) {
   const Market& m = log.market;
   const size_t id = static_cast<size_t>(m.market_id());
-  if (id >= caches_.size()) caches_.resize(id + 1);
-  auto& cache = caches_[id];
-  std::string* out = file_.buffer();
+  auto& caches = impl_->caches;
+  if (id >= caches.size()) caches.resize(id + 1);
+  auto& cache = caches[id];
+  std::string* out = impl_->file.buffer();
   AppendPythonInt(log.session.session_id(), out);
   out->push_back(',');
   AppendPythonInt(m.market_id(), out);
@@ -72,10 +90,21 @@ void StepsCsvLogger::process_market_step_end_log(const MarketStepEndLog& log) {
   out->push_back(',');
   AppendPythonInt(m.get_n_sell_order(), out);
   out->push_back('\n');
-  file_.maybe_flush();
+  impl_->file.maybe_flush();
 }
 
-AgentsCsvLogger::AgentsCsvLogger(const std::string& path) : file_(path) {}
+class AgentsCsvLogger::Impl {
+ public:
+  explicit Impl(const std::string& path) : file(path) {}
+  OutputFile file;
+};
+
+AgentsCsvLogger::AgentsCsvLogger(const std::string& path)
+    : impl_(std::make_unique<Impl>(path)) {}
+
+AgentsCsvLogger::~AgentsCsvLogger() = default;
+
+void AgentsCsvLogger::flush() { impl_->file.flush(); }
 
 void AgentsCsvLogger::AppendRow(const Agent& agent, std::string* out) {
   AppendPythonInt(agent.agent_id(), out);
@@ -98,13 +127,14 @@ void AgentsCsvLogger::AppendRow(const Agent& agent, std::string* out) {
 }
 
 void AgentsCsvLogger::process_simulation_end_log(const SimulationEndLog& log) {
-  std::string* out = file_.buffer();
+  OutputFile& file = impl_->file;
+  std::string* out = file.buffer();
   out->append(kHeader);
   for (const auto& agent : log.simulator.agents()) {
     AppendRow(*agent, out);
-    file_.maybe_flush();
+    file.maybe_flush();
   }
-  file_.flush();
+  file.flush();
 }
 
 }  // namespace pams

@@ -1,9 +1,16 @@
 #include "pams/logs/events_csv_logger.h"
 
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
 #include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 #include "pams/errors.h"
-#include "pams/util/python_format.h"
+#include "util/output_file.h"
+#include "util/python_format.h"
 
 namespace pams {
 
@@ -11,13 +18,72 @@ const char* const EventsCsvLogger::kHeader =
     "kind,time,market_id,agent_id,order_id,side,price,volume,ttl,"
     "buy_agent_id,buy_order_id,sell_agent_id,sell_order_id\n";
 
-EventsCsvLogger::EventsCsvLogger(const std::string& path) : file_(path) {
+// The simulation thread copies each event into a chunk (Push); the writer
+// thread formats full chunks and writes them.
+class EventsCsvLogger::Impl {
+ public:
+  enum class Kind : uint8_t { kOrder, kCancel, kExecution, kExpiration };
+  // One event, as logged; formatted by the writer thread.
+  struct Record {
+    Kind kind;
+    bool is_buy;
+    bool has_price;
+    bool has_ttl;
+    int market_id;
+    int agent_id;       // execution: the buyer
+    int sell_agent_id;  // execution only
+    int64_t time;
+    int64_t order_id;   // execution: the buy order
+    int64_t sell_order_id;
+    int64_t volume;
+    int64_t ttl;
+    double price;
+  };
+
+  explicit Impl(const std::string& path);
+  ~Impl();
+
+  // The fields an order, a cancel and an expiration share; `time` differs
+  // (a cancel's is its cancel_time).
+  template <typename OrderLikeLog>
+  static Record OrderRecord(Kind kind, const OrderLikeLog& log, int64_t time);
+
+  void Push(const Record& record) {
+    chunk_.push_back(record);
+    if (chunk_.size() == kChunkRecords) HandOff();
+  }
+  void Flush();
+
+ private:
+  static constexpr size_t kChunkRecords = 8192;
+  static constexpr size_t kMaxQueuedChunks = 4;
+
+  // Queues chunk_ for the writer (waiting while the queue is full) and
+  // takes an empty chunk.
+  void HandOff();
+  void WriterLoop();
+  static void AppendRow(const Record& r, std::string* out);
+
+  OutputFile file_;  // written by the writer thread only, after construction
+  std::vector<Record> chunk_;
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::vector<Record>> queued_;  // guarded by mutex_
+  std::vector<std::vector<Record>> spare_;  // guarded by mutex_
+  bool writing_ = false;                    // guarded by mutex_
+  bool stop_ = false;                       // guarded by mutex_
+  std::string error_;                       // guarded by mutex_
+  std::thread writer_;
+};
+
+EventsCsvLogger::Impl::Impl(const std::string& path) : file_(path) {
   file_.buffer()->append(kHeader);
   chunk_.reserve(kChunkRecords);
   writer_ = std::thread([this] { WriterLoop(); });
 }
 
-EventsCsvLogger::~EventsCsvLogger() {
+EventsCsvLogger::Impl::~Impl() {
   if (!chunk_.empty()) {
     std::unique_lock<std::mutex> lock(mutex_);
     queued_.push_back(std::move(chunk_));
@@ -31,7 +97,7 @@ EventsCsvLogger::~EventsCsvLogger() {
 }
 
 template <typename OrderLikeLog>
-EventsCsvLogger::Record EventsCsvLogger::OrderRecord(Kind kind,
+EventsCsvLogger::Impl::Record EventsCsvLogger::Impl::OrderRecord(Kind kind,
                                                      const OrderLikeLog& log,
                                                      int64_t time) {
   Record r{};
@@ -49,21 +115,28 @@ EventsCsvLogger::Record EventsCsvLogger::OrderRecord(Kind kind,
   return r;
 }
 
+EventsCsvLogger::EventsCsvLogger(const std::string& path)
+    : impl_(std::make_unique<Impl>(path)) {}
+
+EventsCsvLogger::~EventsCsvLogger() = default;
+
+void EventsCsvLogger::flush() { impl_->Flush(); }
+
 void EventsCsvLogger::process_order_log(const OrderLog& log) {
-  Push(OrderRecord(Kind::kOrder, log, log.time));
+  impl_->Push(Impl::OrderRecord(Impl::Kind::kOrder, log, log.time));
 }
 
 void EventsCsvLogger::process_cancel_log(const CancelLog& log) {
-  Push(OrderRecord(Kind::kCancel, log, log.cancel_time));
+  impl_->Push(Impl::OrderRecord(Impl::Kind::kCancel, log, log.cancel_time));
 }
 
 void EventsCsvLogger::process_expiration_log(const ExpirationLog& log) {
-  Push(OrderRecord(Kind::kExpiration, log, log.time));
+  impl_->Push(Impl::OrderRecord(Impl::Kind::kExpiration, log, log.time));
 }
 
 void EventsCsvLogger::process_execution_log(const ExecutionLog& log) {
-  Record r{};
-  r.kind = Kind::kExecution;
+  Impl::Record r{};
+  r.kind = Impl::Kind::kExecution;
   r.has_price = true;
   r.price = log.price;
   r.market_id = log.market_id;
@@ -73,10 +146,10 @@ void EventsCsvLogger::process_execution_log(const ExecutionLog& log) {
   r.order_id = log.buy_order_id;
   r.sell_order_id = log.sell_order_id;
   r.volume = log.volume;
-  Push(r);
+  impl_->Push(r);
 }
 
-void EventsCsvLogger::HandOff() {
+void EventsCsvLogger::Impl::HandOff() {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [this] { return queued_.size() < kMaxQueuedChunks; });
   queued_.push_back(std::move(chunk_));
@@ -91,14 +164,14 @@ void EventsCsvLogger::HandOff() {
   changed_.notify_all();
 }
 
-void EventsCsvLogger::flush() {
+void EventsCsvLogger::Impl::Flush() {
   if (!chunk_.empty()) HandOff();
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [this] { return queued_.empty() && !writing_; });
   if (!error_.empty()) throw SimulationError(error_);
 }
 
-void EventsCsvLogger::WriterLoop() {
+void EventsCsvLogger::Impl::WriterLoop() {
   for (;;) {
     std::vector<Record> chunk;
     {
@@ -133,7 +206,7 @@ void EventsCsvLogger::WriterLoop() {
   }
 }
 
-void EventsCsvLogger::AppendRow(const Record& r, std::string* out) {
+void EventsCsvLogger::Impl::AppendRow(const Record& r, std::string* out) {
   static constexpr const char* kKinds[] = {"order", "cancel", "execution", "expiration"};
   out->append(kKinds[static_cast<int>(r.kind)]);
   out->push_back(',');

@@ -1,8 +1,11 @@
 #include "pams/logs/market_step_loggers.h"
 
+#include <array>
+
+#include "logs/market_price_format.h"
 #include "pams/market/market.h"
 #include "pams/simulator/session.h"
-#include "pams/util/python_format.h"
+#include "util/python_format.h"
 
 namespace pams {
 
@@ -22,34 +25,49 @@ void AppendMarketPrice(const Market& market, PythonFloatCache* cache,
   }
 }
 
+class MarketStepPrintLogger::Impl {
+ public:
+  explicit Impl(std::FILE* out) : out(out) {}
+  std::FILE* out;
+  std::string buffer;
+  // Per market: [market price, fundamental price].
+  std::vector<std::array<PythonFloatCache, 2>> caches;
+};
+
+MarketStepPrintLogger::MarketStepPrintLogger(std::FILE* out)
+    : impl_(std::make_unique<Impl>(out)) {}
+
 MarketStepPrintLogger::~MarketStepPrintLogger() { flush(); }
 
 void MarketStepPrintLogger::process_market_step_end_log(
     const MarketStepEndLog& log) {
   const size_t id = static_cast<size_t>(log.market.market_id());
-  if (id >= caches_.size()) caches_.resize(id + 1);
-  auto& cache = caches_[id];
-  AppendPythonInt(log.session.session_id(), &buffer_);
-  buffer_.push_back(' ');
-  AppendPythonInt(log.market.get_time(), &buffer_);
-  buffer_.push_back(' ');
-  AppendPythonInt(log.market.market_id(), &buffer_);
-  buffer_.push_back(' ');
-  buffer_.append(log.market.name());
-  buffer_.push_back(' ');
-  AppendMarketPrice(log.market, &cache[0], &buffer_);
-  buffer_.push_back(' ');
-  cache[1].Append(log.market.get_fundamental_price(), &buffer_);
-  buffer_.push_back('\n');
-  if (buffer_.size() >= kFlushBytes) flush();
+  auto& caches = impl_->caches;
+  if (id >= caches.size()) caches.resize(id + 1);
+  auto& cache = caches[id];
+  std::string& buffer = impl_->buffer;
+  AppendPythonInt(log.session.session_id(), &buffer);
+  buffer.push_back(' ');
+  AppendPythonInt(log.market.get_time(), &buffer);
+  buffer.push_back(' ');
+  AppendPythonInt(log.market.market_id(), &buffer);
+  buffer.push_back(' ');
+  buffer.append(log.market.name());
+  buffer.push_back(' ');
+  AppendMarketPrice(log.market, &cache[0], &buffer);
+  buffer.push_back(' ');
+  cache[1].Append(log.market.get_fundamental_price(), &buffer);
+  buffer.push_back('\n');
+  if (buffer.size() >= kFlushBytes) flush();
 }
 
 void MarketStepPrintLogger::flush() {
-  if (!buffer_.empty()) {
-    std::fwrite(buffer_.data(), 1, buffer_.size(), out_);
-    buffer_.clear();
+  std::string& buffer = impl_->buffer;
+  if (!buffer.empty()) {
+    std::fwrite(buffer.data(), 1, buffer.size(), impl_->out);
+    buffer.clear();
   }
-  std::fflush(out_);
+  std::fflush(impl_->out);
 }
 
 void MarketStepSaver::process_market_step_end_log(const MarketStepEndLog& log) {

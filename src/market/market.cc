@@ -13,6 +13,7 @@
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
 #include "pams/simulator/simulator.h"
+#include "market/market_journal.h"
 
 namespace pams {
 
@@ -162,6 +163,11 @@ void Market::ExpireOrders(OrderBook* book) {
         o.order_id, o.market_id, time_, o.placed_at, o.agent_id, o.is_buy,
         o.kind, o.volume, o.price, o.ttl});
   }
+}
+
+void Market::set_is_running(bool running) {
+  if (journal_ != nullptr) journal_->RecordSetRunning(market_id_, running);
+  is_running_ = running;
 }
 
 void Market::update_time(double next_fundamental_price) {

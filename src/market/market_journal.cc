@@ -1,4 +1,4 @@
-#include "pams/market/market_journal.h"
+#include "market/market_journal.h"
 
 #include <vector>
 
@@ -7,7 +7,7 @@
 #include "pams/market/market.h"
 #include "pams/simulator/simulator.h"
 #include "pams/util/state.h"
-#include "wire.h"
+#include "market/wire.h"
 
 namespace pams {
 
@@ -79,6 +79,10 @@ void MarketJournal::RecordSetFundamentalPrice(int market_id, int64_t time,
   w.write(market_id);
   w.write(time);
   w.write(price);
+}
+
+void MarketJournal::Attach(const Simulator& simulator, MarketJournal* journal) {
+  for (const auto& market : simulator.market_objects()) market->set_journal(journal);
 }
 
 void MarketJournal::Replay(std::string_view bytes, Simulator* simulator) {

@@ -1,7 +1,7 @@
 // MarketJournal: replaying what a run recorded into a replica built from the
 // same config and seed gives bit-identical markets, whole or in pieces.
 
-#include "pams/market/market_journal.h"
+#include "market/market_journal.h"
 
 #include <gtest/gtest.h>
 
@@ -73,7 +73,7 @@ TEST(MarketJournalTest, ReplayMakesAReplicaIdentical) {
   main.setup();
   replica.set_replica();
   replica.setup();
-  for (const auto& m : main.simulator().market_objects()) m->set_journal(&journal);
+  MarketJournal::Attach(main.simulator(), &journal);
   main.run();
   ASSERT_EQ(snapshots.taken.size(), 4u);
   ASSERT_GT(journal.end(), 1000u);

@@ -23,8 +23,8 @@
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
 #include "pams/simulator/simulator.h"
-#include "../testing/catch_config_error.h"
-#include "../testing/sim_builder.h"
+#include "testing/catch_config_error.h"
+#include "testing/sim_builder.h"
 
 namespace pams {
 namespace {

@@ -1,4 +1,4 @@
-#include "channel.h"
+#include "runners/channel.h"
 
 #include <poll.h>
 #include <sched.h>

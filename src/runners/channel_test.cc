@@ -1,6 +1,6 @@
 // Channel: framed messages over a socket pair, and how reads fail.
 
-#include "channel.h"
+#include "runners/channel.h"
 
 #include <sys/socket.h>
 

@@ -21,15 +21,15 @@
 #include <string>
 #include <vector>
 
-#include "channel.h"
+#include "runners/channel.h"
 #include "pams/config/settings.h"
 #include "pams/errors.h"
-#include "pams/market/market_journal.h"
+#include "market/market_journal.h"
 #include "pams/runners/parallel_runners.h"
 #include "pams/runners/worker.h"
 #include "pams/util/state.h"
-#include "../market/wire.h"
-#include "worker_protocol.h"
+#include "market/wire.h"
+#include "runners/worker_protocol.h"
 
 extern char** environ;
 
@@ -409,7 +409,7 @@ void MultiProcessAgentParallelRunner::configure(const Settings& simulation) {
 void MultiProcessAgentParallelRunner::on_run_start() {
   if (is_replica()) return;
   journal_ = std::make_unique<MarketJournal>();
-  for (const auto& m : simulator().market_objects()) m->set_journal(journal_.get());
+  MarketJournal::Attach(simulator(), journal_.get());
   WorkerInit init;
   init.settings_json = settings().dump();
   init.runner_class = class_name();
@@ -427,7 +427,7 @@ void MultiProcessAgentParallelRunner::on_run_end() {
     workers_->Stop();
   }
   workers_.reset();
-  for (const auto& m : simulator().market_objects()) m->set_journal(nullptr);
+  MarketJournal::Attach(simulator(), nullptr);
   journal_.reset();
 }
 

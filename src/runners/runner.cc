@@ -15,7 +15,7 @@
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
 #include "pams/market/index_market.h"
-#include "pams/util/python_format.h"
+#include "util/python_format.h"
 
 namespace pams {
 

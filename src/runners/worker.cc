@@ -16,17 +16,17 @@
 #include <optional>
 #include <string>
 
-#include "channel.h"
+#include "runners/channel.h"
 #include "pams/config/json.h"
 #include "pams/errors.h"
-#include "pams/market/market_journal.h"
+#include "market/market_journal.h"
 #include "pams/runners/class_registry.h"
 #include "pams/runners/parallel_runners.h"
 #include "pams/runners/runner.h"
 #include "pams/runners/worker.h"
 #include "pams/util/state.h"
-#include "../market/wire.h"
-#include "worker_protocol.h"
+#include "market/wire.h"
+#include "runners/worker_protocol.h"
 
 namespace pams {
 

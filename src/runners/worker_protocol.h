@@ -8,10 +8,16 @@
 #include <vector>
 
 #include "pams/random/random.h"
+#include "pams/runners/worker.h"
 
 namespace pams {
 
 class ClassRegistry;
+
+// Whether InitWorkerProcess ran in this process (spawn and forkserver need
+// it), and the registration function it was given.
+bool WorkerProcessesInitialized();
+RegisterClassesFn ProgramClassRegistration();
 
 // What a worker builds its replica from (the kInit message).
 struct WorkerInit {

@@ -14,7 +14,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../testing/sim_builder.h"
+#include "testing/sim_builder.h"
 #include "pams/agents/test_agent.h"
 #include "pams/config/settings.h"
 #include "pams/errors.h"

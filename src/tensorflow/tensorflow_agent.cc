@@ -9,7 +9,7 @@
 #include "pams/simulator/simulator.h"
 #include "pams/tensorflow/model.h"
 #include "pams/tensorflow/tensorflow.h"
-#include "pams/util/python_format.h"
+#include "util/python_format.h"
 
 namespace pams::tensorflow {
 

@@ -1,4 +1,4 @@
-#include "pams/util/output_file.h"
+#include "util/output_file.h"
 
 #include <cerrno>
 #include <cstring>

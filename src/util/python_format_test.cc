@@ -5,7 +5,7 @@
 // AppendPythonFloat / PythonFloat and `print(str(int(x)))` for
 // AppendPythonIntegralDouble. They are literals here, not computed.
 
-#include "pams/util/python_format.h"
+#include "util/python_format.h"
 
 #include <cmath>
 #include <cstdint>

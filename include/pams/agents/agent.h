@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pams/export.h"
 #include "pams/logs/logs.h"
 #include "pams/market/order.h"
 #include "pams/random/random.h"
@@ -38,7 +39,7 @@ class StateReader;
 class StateWriter;
 
 // What the runner gives every agent it creates.
-struct AgentInit {
+struct PAMS_EXPORT AgentInit {
   int agent_id = 0;
   Random prng;
   Simulator* simulator = nullptr;
@@ -51,7 +52,7 @@ struct AgentInit {
 // The markets of the simulation, in market-id order, as agents see them.
 using Markets = std::span<const Market* const>;
 
-class Agent {
+class PAMS_EXPORT Agent {
  public:
   explicit Agent(AgentInit init);
   virtual ~Agent();
@@ -133,7 +134,7 @@ class Agent {
 
 // HighFrequencyAgent: the base of agents that act after every batch of normal
 // orders (PAMS's HighFrequencyAgent; abstract).
-class HighFrequencyAgent : public Agent {
+class PAMS_EXPORT HighFrequencyAgent : public Agent {
  public:
   using Agent::Agent;
   bool is_high_frequency() const final { return true; }

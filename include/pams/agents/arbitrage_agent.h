@@ -12,12 +12,13 @@
 #include <vector>
 
 #include "pams/agents/agent.h"
+#include "pams/export.h"
 
 namespace pams {
 
 class IndexMarket;
 
-class ArbitrageAgent : public HighFrequencyAgent {
+class PAMS_EXPORT ArbitrageAgent : public HighFrequencyAgent {
  public:
   explicit ArbitrageAgent(AgentInit init)
       : HighFrequencyAgent(std::move(init)) {}

@@ -16,10 +16,11 @@
 #include <vector>
 
 #include "pams/agents/agent.h"
+#include "pams/export.h"
 
 namespace pams {
 
-class FCNAgent : public Agent {
+class PAMS_EXPORT FCNAgent : public Agent {
  public:
   enum class MarginType { kFixed = 0, kNormal = 1 };
 
@@ -62,7 +63,7 @@ class FCNAgent : public Agent {
 // MarketShareFCNAgent: an FCNAgent that trades in one of its markets per call,
 // chosen with probability proportional to the market's executed volume over
 // the agent's time window (plus 1e-10).
-class MarketShareFCNAgent : public FCNAgent {
+class PAMS_EXPORT MarketShareFCNAgent : public FCNAgent {
  public:
   explicit MarketShareFCNAgent(AgentInit init) : FCNAgent(std::move(init)) {}
 

@@ -13,10 +13,11 @@
 #include <optional>
 
 #include "pams/agents/agent.h"
+#include "pams/export.h"
 
 namespace pams {
 
-class MarketMakerAgent : public HighFrequencyAgent {
+class PAMS_EXPORT MarketMakerAgent : public HighFrequencyAgent {
  public:
   explicit MarketMakerAgent(AgentInit init)
       : HighFrequencyAgent(std::move(init)) {}

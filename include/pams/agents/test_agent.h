@@ -6,10 +6,11 @@
 #define PAMS_AGENTS_TEST_AGENT_H_
 
 #include "pams/agents/agent.h"
+#include "pams/export.h"
 
 namespace pams {
 
-class TestAgent : public Agent {
+class PAMS_EXPORT TestAgent : public Agent {
  public:
   explicit TestAgent(AgentInit init) : Agent(std::move(init)) {}
   void submit_orders(Markets markets, std::vector<Action>* orders) override;

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include <nlohmann/json.hpp>
+#include "pams/export.h"
 
 namespace pams {
 
@@ -23,14 +24,14 @@ using Json = nlohmann::ordered_json;
 // Parses JSON text. On malformed input (truncated, comments, NaN, trailing
 // garbage, ...) throws ConfigError whose path is `source_name` and whose
 // message gives the line and column.
-Json ParseJson(std::string_view text, const std::string& source_name);
+PAMS_EXPORT Json ParseJson(std::string_view text, const std::string& source_name);
 
 // Reads and parses a file; a missing or unreadable file is a ConfigError too.
-Json ParseJsonFile(const std::string& path);
+PAMS_EXPORT Json ParseJsonFile(const std::string& path);
 
 // A short description of the JSON type of v for error messages ("a string",
 // "an integer", "an object", ...).
-std::string JsonTypeName(const Json& v);
+PAMS_EXPORT std::string JsonTypeName(const Json& v);
 
 }  // namespace pams
 

@@ -20,12 +20,13 @@
 #include <vector>
 
 #include "pams/config/json.h"
+#include "pams/export.h"
 
 namespace pams {
 
 class Random;
 
-class Settings {
+class PAMS_EXPORT Settings {
  public:
   Settings(const Json& json, std::string path)
       : json_(&json), path_(std::move(path)) {}
@@ -80,9 +81,9 @@ class Settings {
 // inherits through "extends" chains (parent keys first, child values win),
 // without the parents' keys listed in `excluded` and without "extends".
 // Throws ConfigError for a missing parent or an extends loop.
-Json ResolveExtends(const Json& whole, const std::string& name,
-                    const Json& target,
-                    const std::vector<std::string>& excluded);
+PAMS_EXPORT Json ResolveExtends(const Json& whole, const std::string& name,
+                                 const Json& target,
+                                 const std::vector<std::string>& excluded);
 
 }  // namespace pams
 

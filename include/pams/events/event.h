@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "pams/export.h"
 #include "pams/logs/logs.h"
 #include "pams/market/order.h"
 #include "pams/random/random.h"
@@ -36,7 +37,7 @@ enum class HookType { kOrder, kCancel, kExecution, kSession, kMarket };
 // When an event is called: before or after orders, cancels, executions (after
 // only), sessions, or each market's step; optionally only at some steps, and
 // for market hooks only for one market or one class of markets.
-struct EventHook {
+struct PAMS_EXPORT EventHook {
   Event* event = nullptr;
   HookType hook_type = HookType::kMarket;
   bool is_before = true;
@@ -59,7 +60,7 @@ bool IsMarketOfClass(const Market& market) {
 }
 
 // What the runner gives every event it creates.
-struct EventInit {
+struct PAMS_EXPORT EventInit {
   int event_id = 0;
   Random prng;
   Session* session = nullptr;
@@ -68,7 +69,7 @@ struct EventInit {
   std::string class_name;
 };
 
-class Event {
+class PAMS_EXPORT Event {
  public:
   explicit Event(EventInit init);
   virtual ~Event();

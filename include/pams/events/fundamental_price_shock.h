@@ -13,10 +13,11 @@
 #include <string>
 
 #include "pams/events/event.h"
+#include "pams/export.h"
 
 namespace pams {
 
-class FundamentalPriceShock : public Event {
+class PAMS_EXPORT FundamentalPriceShock : public Event {
  public:
   explicit FundamentalPriceShock(EventInit init) : Event(std::move(init)) {}
 

@@ -12,10 +12,11 @@
 #include <cstdint>
 
 #include "pams/events/event.h"
+#include "pams/export.h"
 
 namespace pams {
 
-class OrderMistakeShock : public Event {
+class PAMS_EXPORT OrderMistakeShock : public Event {
  public:
   explicit OrderMistakeShock(EventInit init) : Event(std::move(init)) {}
 

@@ -15,10 +15,11 @@
 #include <vector>
 
 #include "pams/events/event.h"
+#include "pams/export.h"
 
 namespace pams {
 
-class PriceLimitRule : public Event {
+class PAMS_EXPORT PriceLimitRule : public Event {
  public:
   explicit PriceLimitRule(EventInit init) : Event(std::move(init)) {}
 

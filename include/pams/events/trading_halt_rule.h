@@ -13,10 +13,11 @@
 #include <vector>
 
 #include "pams/events/event.h"
+#include "pams/export.h"
 
 namespace pams {
 
-class TradingHaltRule : public Event {
+class PAMS_EXPORT TradingHaltRule : public Event {
  public:
   explicit TradingHaltRule(EventInit init) : Event(std::move(init)) {}
 

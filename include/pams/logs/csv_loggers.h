@@ -19,44 +19,54 @@
 #ifndef PAMS_LOGS_CSV_LOGGERS_H_
 #define PAMS_LOGS_CSV_LOGGERS_H_
 
-#include <array>
+#include <memory>
 #include <string>
-#include <vector>
 
+#include "pams/export.h"
 #include "pams/logs/logger.h"
-#include "pams/util/output_file.h"
-#include "pams/util/python_format.h"
 
 namespace pams {
 
 class Agent;
 
-class StepsCsvLogger : public Logger {
+class PAMS_EXPORT StepsCsvLogger : public Logger {
  public:
+  // Creates or truncates path ("-": stdout). Throws ConfigError naming it
+  // when it cannot be written.
   explicit StepsCsvLogger(const std::string& path);
+  ~StepsCsvLogger() override;
+  StepsCsvLogger(const StepsCsvLogger&) = delete;
+  StepsCsvLogger& operator=(const StepsCsvLogger&) = delete;
+
   void process_market_step_end_log(const MarketStepEndLog& log) override;
-  void flush() override { file_.flush(); }
+  // Writes every complete row out. Throws SimulationError if writing fails.
+  void flush() override;
 
   static const char* const kHeader;
 
  private:
-  OutputFile file_;
-  // Per market: market, fundamental and mid price texts.
-  std::vector<std::array<PythonFloatCache, 3>> caches_;
+  class Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
-class AgentsCsvLogger : public Logger {
+class PAMS_EXPORT AgentsCsvLogger : public Logger {
  public:
+  // As StepsCsvLogger's.
   explicit AgentsCsvLogger(const std::string& path);
+  ~AgentsCsvLogger() override;
+  AgentsCsvLogger(const AgentsCsvLogger&) = delete;
+  AgentsCsvLogger& operator=(const AgentsCsvLogger&) = delete;
+
   void process_simulation_end_log(const SimulationEndLog& log) override;
-  void flush() override { file_.flush(); }
+  void flush() override;
 
   static const char* const kHeader;
   // Appends the row of one agent (with a trailing newline).
   static void AppendRow(const Agent& agent, std::string* out);
 
  private:
-  OutputFile file_;
+  class Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace pams

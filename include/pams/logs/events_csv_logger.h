@@ -24,20 +24,15 @@
 #ifndef PAMS_LOGS_EVENTS_CSV_LOGGER_H_
 #define PAMS_LOGS_EVENTS_CSV_LOGGER_H_
 
-#include <condition_variable>
-#include <cstdint>
-#include <deque>
-#include <mutex>
+#include <memory>
 #include <string>
-#include <thread>
-#include <vector>
 
+#include "pams/export.h"
 #include "pams/logs/logger.h"
-#include "pams/util/output_file.h"
 
 namespace pams {
 
-class EventsCsvLogger : public Logger {
+class PAMS_EXPORT EventsCsvLogger : public Logger {
  public:
   static const char* const kHeader;
 
@@ -59,52 +54,8 @@ class EventsCsvLogger : public Logger {
   void flush() override;
 
  private:
-  enum class Kind : uint8_t { kOrder, kCancel, kExecution, kExpiration };
-  // One event, as logged; formatted by the writer thread.
-  struct Record {
-    Kind kind;
-    bool is_buy;
-    bool has_price;
-    bool has_ttl;
-    int market_id;
-    int agent_id;       // execution: the buyer
-    int sell_agent_id;  // execution only
-    int64_t time;
-    int64_t order_id;   // execution: the buy order
-    int64_t sell_order_id;
-    int64_t volume;
-    int64_t ttl;
-    double price;
-  };
-  // The fields an order, a cancel and an expiration share; `time` differs
-  // (a cancel's is its cancel_time).
-  template <typename OrderLikeLog>
-  static Record OrderRecord(Kind kind, const OrderLikeLog& log, int64_t time);
-
-  static constexpr size_t kChunkRecords = 8192;
-  static constexpr size_t kMaxQueuedChunks = 4;
-
-  void Push(const Record& record) {
-    chunk_.push_back(record);
-    if (chunk_.size() == kChunkRecords) HandOff();
-  }
-  // Queues chunk_ for the writer (waiting while the queue is full) and
-  // takes an empty chunk.
-  void HandOff();
-  void WriterLoop();
-  static void AppendRow(const Record& r, std::string* out);
-
-  OutputFile file_;  // written by the writer thread only, after construction
-  std::vector<Record> chunk_;
-
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::deque<std::vector<Record>> queued_;  // guarded by mutex_
-  std::vector<std::vector<Record>> spare_;  // guarded by mutex_
-  bool writing_ = false;                    // guarded by mutex_
-  bool stop_ = false;                       // guarded by mutex_
-  std::string error_;                       // guarded by mutex_
-  std::thread writer_;
+  class Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace pams

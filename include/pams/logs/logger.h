@@ -17,11 +17,12 @@
 
 #include <vector>
 
+#include "pams/export.h"
 #include "pams/logs/logs.h"
 
 namespace pams {
 
-class Logger {
+class PAMS_EXPORT Logger {
  public:
   Logger() = default;
   Logger(const Logger&) = delete;
@@ -46,7 +47,7 @@ class Logger {
 
 // Forwards each log to every added logger, in the order they were added.
 // Does not own them.
-class Loggers final : public Logger {
+class PAMS_EXPORT Loggers final : public Logger {
  public:
   // REQUIRES: logger outlives this object.
   void add(Logger* logger) { loggers_.push_back(logger); }

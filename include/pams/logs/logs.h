@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "pams/export.h"
 #include "pams/market/order.h"
 
 namespace pams {
@@ -21,7 +22,7 @@ class Session;
 class Simulator;
 
 // An order accepted by a market.
-struct OrderLog {
+struct PAMS_EXPORT OrderLog {
   int64_t order_id;
   int market_id;
   int64_t time;
@@ -49,7 +50,7 @@ struct OrderLog {
 };
 
 // A cancel accepted by a market.
-struct CancelLog {
+struct PAMS_EXPORT CancelLog {
   int64_t order_id;
   int market_id;
   int64_t cancel_time;
@@ -63,7 +64,7 @@ struct CancelLog {
 };
 
 // An order removed from the book because its time to live ran out.
-struct ExpirationLog {
+struct PAMS_EXPORT ExpirationLog {
   int64_t order_id;
   int market_id;
   int64_t time;
@@ -77,7 +78,7 @@ struct ExpirationLog {
 };
 
 // A trade between a buy order and a sell order.
-struct ExecutionLog {
+struct PAMS_EXPORT ExecutionLog {
   int market_id;
   int64_t time;
   int buy_agent_id;
@@ -88,31 +89,31 @@ struct ExecutionLog {
   int64_t volume;
 };
 
-struct SimulationBeginLog {
+struct PAMS_EXPORT SimulationBeginLog {
   const Simulator& simulator;
 };
 
-struct SimulationEndLog {
+struct PAMS_EXPORT SimulationEndLog {
   const Simulator& simulator;
 };
 
-struct SessionBeginLog {
+struct PAMS_EXPORT SessionBeginLog {
   const Session& session;
   const Simulator& simulator;
 };
 
-struct SessionEndLog {
+struct PAMS_EXPORT SessionEndLog {
   const Session& session;
   const Simulator& simulator;
 };
 
-struct MarketStepBeginLog {
+struct PAMS_EXPORT MarketStepBeginLog {
   const Session& session;
   const Market& market;
   const Simulator& simulator;
 };
 
-struct MarketStepEndLog {
+struct PAMS_EXPORT MarketStepEndLog {
   const Session& session;
   const Market& market;
   const Simulator& simulator;

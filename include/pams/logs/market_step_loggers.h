@@ -12,34 +12,34 @@
 #ifndef PAMS_LOGS_MARKET_STEP_LOGGERS_H_
 #define PAMS_LOGS_MARKET_STEP_LOGGERS_H_
 
-#include <array>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "pams/export.h"
 #include "pams/logs/logger.h"
-#include "pams/util/python_format.h"
 
 namespace pams {
 
-class MarketStepPrintLogger : public Logger {
+class PAMS_EXPORT MarketStepPrintLogger : public Logger {
  public:
   // Writes to out (stdout by default), which must outlive the logger.
-  explicit MarketStepPrintLogger(std::FILE* out = stdout) : out_(out) {}
+  explicit MarketStepPrintLogger(std::FILE* out = stdout);
   ~MarketStepPrintLogger() override;
+  MarketStepPrintLogger(const MarketStepPrintLogger&) = delete;
+  MarketStepPrintLogger& operator=(const MarketStepPrintLogger&) = delete;
 
   void process_market_step_end_log(const MarketStepEndLog& log) override;
   void flush() override;
 
  private:
-  std::FILE* out_;
-  std::string buffer_;
-  // Per market: [market price, fundamental price].
-  std::vector<std::array<PythonFloatCache, 2>> caches_;
+  class Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
-class MarketStepSaver : public Logger {
+class PAMS_EXPORT MarketStepSaver : public Logger {
  public:
   struct Record {
     int session_id;
@@ -56,11 +56,6 @@ class MarketStepSaver : public Logger {
  private:
   std::vector<Record> logs_;
 };
-
-// The market price at the market's current step as Python prints it (an int
-// price, from an integer tick size, prints without ".0").
-void AppendMarketPrice(const Market& market, PythonFloatCache* cache,
-                       std::string* out);
 
 }  // namespace pams
 

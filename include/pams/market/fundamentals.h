@@ -17,12 +17,13 @@
 #include <tuple>
 #include <vector>
 
+#include "pams/export.h"
 #include "pams/random/numpy_random.h"
 #include "pams/random/random.h"
 
 namespace pams {
 
-class Fundamentals {
+class PAMS_EXPORT Fundamentals {
  public:
   // Seeds numpy's generator from one randint(0, 2**31) of prng, as PAMS.
   explicit Fundamentals(Random prng);
@@ -83,7 +84,7 @@ class Fundamentals {
 // LAPACK's dpotrf('L') (recursive, no fused multiply-add), which is what
 // scipy.linalg.cholesky gives with Debian's reference LAPACK. Returns false
 // when a is not positive definite.
-bool CholeskyLower(std::span<double> a, int n);
+PAMS_EXPORT bool CholeskyLower(std::span<double> a, int n);
 
 }  // namespace pams
 

@@ -10,11 +10,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "pams/export.h"
 #include "pams/market/market.h"
 
 namespace pams {
 
-class IndexMarket : public Market {
+class PAMS_EXPORT IndexMarket : public Market {
  public:
   explicit IndexMarket(MarketInit init) : Market(std::move(init)) {}
 

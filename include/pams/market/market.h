@@ -26,8 +26,8 @@
 #include <utility>
 #include <vector>
 
+#include "pams/export.h"
 #include "pams/logs/logs.h"
-#include "pams/market/market_journal.h"
 #include "pams/market/order.h"
 #include "pams/market/order_book.h"
 #include "pams/random/random.h"
@@ -35,11 +35,12 @@
 namespace pams {
 
 class Logger;
+class MarketJournal;
 class Settings;
 class Simulator;
 
 // What the runner gives every market it creates.
-struct MarketInit {
+struct PAMS_EXPORT MarketInit {
   int market_id = 0;
   Random prng;
   Simulator* simulator = nullptr;
@@ -49,7 +50,7 @@ struct MarketInit {
   std::string class_name;
 };
 
-class Market {
+class PAMS_EXPORT Market {
  public:
   // Per-step histories, index = time. NaN stands for None in the price
   // histories that can be empty.
@@ -208,10 +209,7 @@ class Market {
   // Advances to the next step (t -> t + 1): expires orders, extends the
   // histories and carries prices forward.
   void update_time(double next_fundamental_price);
-  void set_is_running(bool running) {
-    if (journal_ != nullptr) journal_->RecordSetRunning(market_id_, running);
-    is_running_ = running;
-  }
+  void set_is_running(bool running);
   // Allocates the histories for steps 0..steps-1 now, so that the run does
   // not grow them (the runner calls it after setup with the run's length).
   void reserve_steps(int64_t steps) {
@@ -220,9 +218,6 @@ class Market {
   // Multiplies the current fundamental price by scale, here and in the
   // simulator's Fundamentals, which regenerates the future path.
   void change_fundamental_price(double scale);
-  // Records every change made through the methods above into `journal`
-  // (null: none), for replicas in worker processes (see MarketJournal).
-  void set_journal(MarketJournal* journal) { journal_ = journal; }
 
  protected:
   // The histories, for subclasses that preset step-0 values in setup().
@@ -233,6 +228,9 @@ class Market {
 
  private:
   friend class MarketJournal;
+  // Records every change made through the mutations into `journal` (null:
+  // none), for replicas in worker processes (see MarketJournal).
+  void set_journal(MarketJournal* journal) { journal_ = journal; }
   // Replays a recorded change_fundamental_price (the replica's own
   // Fundamentals are not used).
   void ReplaySetFundamentalPrice(int64_t t, double price);

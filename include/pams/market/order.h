@@ -17,15 +17,16 @@
 #include <optional>
 #include <string_view>
 #include <variant>
+#include "pams/export.h"
 
 namespace pams {
 
 enum class OrderKind : uint8_t { kMarket = 0, kLimit = 1 };
 
 // "MARKET_ORDER" or "LIMIT_ORDER", as PAMS prints kinds.
-std::string_view OrderKindName(OrderKind kind);
+PAMS_EXPORT std::string_view OrderKindName(OrderKind kind);
 
-struct Order {
+struct PAMS_EXPORT Order {
   int agent_id = -1;
   int market_id = -1;
   bool is_buy = true;
@@ -68,7 +69,7 @@ struct Order {
   bool is_placed() const { return order_id >= 0 && placed_at >= 0; }
 };
 
-struct Cancel {
+struct PAMS_EXPORT Cancel {
   // The order to cancel, as it was accepted (order_id and placed_at set).
   Order order;
 

@@ -21,11 +21,12 @@
 #include <utility>
 #include <vector>
 
+#include "pams/export.h"
 #include "pams/market/order.h"
 
 namespace pams {
 
-class OrderBook {
+class PAMS_EXPORT OrderBook {
  public:
   explicit OrderBook(bool is_buy);
   ~OrderBook();

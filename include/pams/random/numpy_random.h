@@ -11,10 +11,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include "pams/export.h"
 
 namespace pams {
 
-class NumpyRandom {
+class PAMS_EXPORT NumpyRandom {
  public:
   struct State {
     unsigned __int128 state = 0;

@@ -22,10 +22,11 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "pams/export.h"
 
 namespace pams {
 
-class Random {
+class PAMS_EXPORT Random {
  public:
   static constexpr int kStateWords = 624;
 

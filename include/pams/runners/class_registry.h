@@ -25,6 +25,7 @@
 #include "pams/agents/agent.h"
 #include "pams/config/json.h"
 #include "pams/events/event.h"
+#include "pams/export.h"
 #include "pams/market/market.h"
 
 namespace pams {
@@ -34,14 +35,14 @@ class Logger;
 class Runner;
 
 // What a runner is made from (see Runner's constructor).
-struct RunnerInit {
+struct PAMS_EXPORT RunnerInit {
   Json settings;
   Random prng;
   Logger* logger = nullptr;
   const ClassRegistry* registry = nullptr;
 };
 
-class ClassRegistry {
+class PAMS_EXPORT ClassRegistry {
  public:
   enum class Kind { kMarket, kAgent, kEvent, kRunner };
   using MarketFactory = std::function<std::unique_ptr<Market>(MarketInit)>;
@@ -142,7 +143,7 @@ class ClassRegistry {
 // Loads a plugin into the registry. Throws ConfigError naming the file when
 // it cannot be opened or lacks pams_register_classes, or when registering
 // fails (e.g. a class name that is already taken).
-void LoadPlugin(const std::string& path, ClassRegistry* registry);
+PAMS_EXPORT void LoadPlugin(const std::string& path, ClassRegistry* registry);
 
 }  // namespace pams
 

@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "pams/export.h"
 #include "pams/runners/runner.h"
 
 namespace pams {
@@ -45,7 +46,7 @@ class MarketJournal;
 class Settings;
 
 // The rounds; subclasses run a round's calls.
-class AgentParallelRunner : public SequentialRunner {
+class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
  public:
   AgentParallelRunner(Json settings, Random prng, Logger* logger,
                       const ClassRegistry& registry);
@@ -82,7 +83,7 @@ class AgentParallelRunner : public SequentialRunner {
 
 // Threads. The thread that runs the simulation works as one of the
 // numParallel workers.
-class MultiThreadAgentParallelRunner : public AgentParallelRunner {
+class PAMS_EXPORT MultiThreadAgentParallelRunner : public AgentParallelRunner {
  public:
   MultiThreadAgentParallelRunner(Json settings, Random prng, Logger* logger,
                                  const ClassRegistry& registry);
@@ -101,7 +102,7 @@ class MultiThreadAgentParallelRunner : public AgentParallelRunner {
 
 // Processes. Programs that use "spawn" or "forkserver" call
 // pams::InitWorkerProcess at the top of main (see worker.h).
-class MultiProcessAgentParallelRunner : public AgentParallelRunner {
+class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
  public:
   MultiProcessAgentParallelRunner(Json settings, Random prng, Logger* logger,
                                   const ClassRegistry& registry);

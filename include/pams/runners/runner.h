@@ -28,6 +28,7 @@
 
 #include "pams/config/json.h"
 #include "pams/errors.h"
+#include "pams/export.h"
 #include "pams/market/order.h"
 #include "pams/random/lazy_sample.h"
 #include "pams/random/random.h"
@@ -39,7 +40,7 @@ namespace pams {
 class Logger;
 class Settings;
 
-class Runner {
+class PAMS_EXPORT Runner {
  public:
   // settings: the whole config. prng: the runner's generator (PAMS's
   // random.Random(seed)); the Simulator is seeded from its first draw here,
@@ -200,7 +201,7 @@ class Runner {
 };
 
 // PAMS's SequentialRunner: every agent is called on the simulation thread.
-class SequentialRunner : public Runner {
+class PAMS_EXPORT SequentialRunner : public Runner {
  public:
   using Runner::Runner;
 };

@@ -23,19 +23,16 @@
 #ifndef PAMS_RUNNERS_WORKER_H_
 #define PAMS_RUNNERS_WORKER_H_
 
+#include "pams/export.h"
+
 namespace pams {
 
 class ClassRegistry;
 
 using RegisterClassesFn = void (*)(ClassRegistry* registry);
 
-void InitWorkerProcess(int argc, char** argv,
-                       RegisterClassesFn register_classes = nullptr);
-
-// Whether InitWorkerProcess ran in this process (spawn and forkserver need
-// it), and the registration function it was given.
-bool WorkerProcessesInitialized();
-RegisterClassesFn ProgramClassRegistration();
+PAMS_EXPORT void InitWorkerProcess(int argc, char** argv,
+                                   RegisterClassesFn register_classes = nullptr);
 
 }  // namespace pams
 

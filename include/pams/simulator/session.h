@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 
+#include "pams/export.h"
 #include "pams/random/random.h"
 
 namespace pams {
@@ -25,7 +26,7 @@ namespace pams {
 class Settings;
 class Simulator;
 
-class Session {
+class PAMS_EXPORT Session {
  public:
   Session(int session_id, Random prng, int64_t session_start_time,
           Simulator* simulator, std::string name);

@@ -24,6 +24,7 @@
 
 #include "pams/agents/agent.h"
 #include "pams/events/event.h"
+#include "pams/export.h"
 #include "pams/market/fundamentals.h"
 #include "pams/market/market.h"
 #include "pams/random/random.h"
@@ -34,7 +35,7 @@ namespace pams {
 class IndexMarket;
 class Logger;
 
-class Simulator {
+class PAMS_EXPORT Simulator {
  public:
   // prng: the simulator's own generator; the Fundamentals are seeded from
   // its first draw, as in PAMS.

@@ -19,15 +19,16 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "pams/export.h"
 
 namespace pams::tensorflow {
 
 enum class DataType { kFloat = 1, kDouble = 2, kInt32 = 3, kInt64 = 9, kBool = 10 };
 
-std::string DataTypeName(DataType type);
+PAMS_EXPORT std::string DataTypeName(DataType type);
 
 // A dense host tensor.
-class Tensor {
+class PAMS_EXPORT Tensor {
  public:
   Tensor() = default;
   Tensor(DataType type, std::vector<int64_t> shape);
@@ -63,14 +64,14 @@ class Tensor {
 };
 
 // An input or output of the signature.
-struct TensorSpec {
+struct PAMS_EXPORT TensorSpec {
   std::string key;          // the signature's name for it ("features")
   std::string tensor_name;  // the graph tensor ("serving_default_features:0")
   DataType dtype = DataType::kFloat;
   std::vector<int64_t> shape;  // -1 for unknown sizes
 };
 
-class Model {
+class PAMS_EXPORT Model {
  public:
   // Loads the SavedModel in directory `path` with this process's
   // TensorFlow options (see tensorflow.h). Throws ConfigError naming the path
@@ -104,7 +105,7 @@ class Model {
 };
 
 // The process's model cache: the model at path, loaded on first use.
-std::shared_ptr<const Model> GetModel(const std::string& path);
+PAMS_EXPORT std::shared_ptr<const Model> GetModel(const std::string& path);
 
 }  // namespace pams::tensorflow
 

@@ -24,10 +24,11 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "pams/export.h"
 
 namespace pams::tensorflow {
 
-struct Options {
+struct PAMS_EXPORT Options {
   std::optional<int> intra_op_threads;    // ConfigProto field 2
   std::optional<int> inter_op_threads;    // ConfigProto field 5
   std::optional<bool> gpu_memory_growth;  // gpu_options.allow_growth
@@ -36,28 +37,28 @@ struct Options {
 
 // The serialized tensorflow.ConfigProto for options (only the fields set),
 // byte-identical to Python's ConfigProto(...).SerializeToString().
-std::string ConfigProtoBytes(const Options& options);
+PAMS_EXPORT std::string ConfigProtoBytes(const Options& options);
 
 // Where TensorFlow will be looked for, in order (see above).
-std::vector<std::string> LibraryCandidates();
+PAMS_EXPORT std::vector<std::string> LibraryCandidates();
 
 // Loads TensorFlow if needed. Throws ConfigError (path "TensorFlow") saying
 // what was tried and how to install it.
-void EnsureLoaded();
+PAMS_EXPORT void EnsureLoaded();
 // Whether TensorFlow can be loaded; if not and why != null, why it cannot.
-bool IsAvailable(std::string* why = nullptr);
+PAMS_EXPORT bool IsAvailable(std::string* why = nullptr);
 // TensorFlow's version (loads it).
-std::string Version();
+PAMS_EXPORT std::string Version();
 
 // Sets the options of this process's TensorFlow. Loads nothing: they take
 // effect when the first model is loaded. Throws SimulationError when a model
 // was loaded already with other options (too late to change them).
-void Configure(const Options& options);
+PAMS_EXPORT void Configure(const Options& options);
 // The options set (empty: TensorFlow's defaults, all CPUs).
-Options CurrentOptions();
+PAMS_EXPORT Options CurrentOptions();
 // Whether this process has run TensorFlow (loaded a model). After that, a
 // forked child cannot use TensorFlow (its thread pools stay behind).
-bool IsInitialized();
+PAMS_EXPORT bool IsInitialized();
 
 }  // namespace pams::tensorflow
 

@@ -31,12 +31,13 @@
 #include <vector>
 
 #include "pams/agents/agent.h"
+#include "pams/export.h"
 
 namespace pams::tensorflow {
 
 class Model;
 
-class TensorFlowAgent : public Agent {
+class PAMS_EXPORT TensorFlowAgent : public Agent {
  public:
   explicit TensorFlowAgent(AgentInit init) : Agent(std::move(init)) {}
 

@@ -28,6 +28,7 @@
 
 #include <string>
 
+#include "pams/export.h"
 #include "pams/runners/parallel_runners.h"
 #include "pams/tensorflow/tensorflow.h"
 
@@ -37,7 +38,7 @@ class ClassRegistry;
 
 namespace tensorflow {
 
-class TensorFlowAgentParallelRunner : public MultiProcessAgentParallelRunner {
+class PAMS_EXPORT TensorFlowAgentParallelRunner : public MultiProcessAgentParallelRunner {
  public:
   TensorFlowAgentParallelRunner(Json settings, Random prng, Logger* logger,
                                 const ClassRegistry& registry);
@@ -60,16 +61,16 @@ class TensorFlowAgentParallelRunner : public MultiProcessAgentParallelRunner {
 // The TensorFlow options set by the tensorflow* keys of `simulation`
 // (validated: ConfigError naming the key), with default_intra_op_threads
 // when tensorflowIntraOpThreads is not set (nullopt: TensorFlow's default).
-Options OptionsFromSettings(const Settings& simulation,
-                            std::optional<int> default_intra_op_threads);
+PAMS_EXPORT Options OptionsFromSettings(
+    const Settings& simulation, std::optional<int> default_intra_op_threads);
 
 // Configures this process from the tensorflow* keys of the config's
 // "simulation" object when any is set (lazily: loads nothing), so that a
 // SequentialRunner's process runs TensorFlow as the workers do.
-void ConfigureFromSettings(const Json& config);
+PAMS_EXPORT void ConfigureFromSettings(const Json& config);
 
 // Registers TensorFlowAgent and TensorFlowAgentParallelRunner.
-void RegisterClasses(ClassRegistry* registry);
+PAMS_EXPORT void RegisterClasses(ClassRegistry* registry);
 
 }  // namespace tensorflow
 }  // namespace pams

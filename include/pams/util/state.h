@@ -18,10 +18,11 @@
 #include <vector>
 
 #include "pams/errors.h"
+#include "pams/export.h"
 
 namespace pams {
 
-class StateWriter {
+class PAMS_EXPORT StateWriter {
  public:
   explicit StateWriter(std::string* out) : out_(out) {}
 
@@ -46,7 +47,7 @@ class StateWriter {
   std::string* out_;
 };
 
-class StateReader {
+class PAMS_EXPORT StateReader {
  public:
   explicit StateReader(std::string_view in) : in_(in) {}
 

@@ -10,15 +10,15 @@
 //
 // Pure functions; thread-safe.
 
-#ifndef PAMS_ANALYSIS_STYLIZED_FACTS_H_
-#define PAMS_ANALYSIS_STYLIZED_FACTS_H_
+#ifndef PAMS_SRC_ANALYSIS_STYLIZED_FACTS_H_
+#define PAMS_SRC_ANALYSIS_STYLIZED_FACTS_H_
 
 #include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "pams/analysis/steps_table.h"
+#include "analysis/steps_table.h"
 #include "pams/config/json.h"
 
 namespace pams::analysis {
@@ -61,4 +61,4 @@ std::string StylizedFactsToJson(const std::vector<StylizedFacts>& facts);
 
 }  // namespace pams::analysis
 
-#endif  // PAMS_ANALYSIS_STYLIZED_FACTS_H_
+#endif  // PAMS_SRC_ANALYSIS_STYLIZED_FACTS_H_

@@ -16,8 +16,8 @@
 // Positions are byte offsets from the start of the recording; discarding
 // old bytes keeps positions valid. One thread: the simulation thread.
 
-#ifndef PAMS_MARKET_MARKET_JOURNAL_H_
-#define PAMS_MARKET_MARKET_JOURNAL_H_
+#ifndef PAMS_SRC_MARKET_MARKET_JOURNAL_H_
+#define PAMS_SRC_MARKET_MARKET_JOURNAL_H_
 
 #include <cstdint>
 #include <string>
@@ -43,6 +43,10 @@ class MarketJournal {
   // Forgets the bytes before `position` (every replica has them).
   void discard_before(uint64_t position);
 
+  // Makes every market of `simulator` record its changes into `journal`
+  // (null: stop recording).
+  static void Attach(const Simulator& simulator, MarketJournal* journal);
+
   // Applies recorded bytes, from an entry boundary, to the markets of
   // `simulator`. Throws SimulationError on malformed bytes or a market the
   // simulator does not have.
@@ -63,4 +67,4 @@ class MarketJournal {
 
 }  // namespace pams
 
-#endif  // PAMS_MARKET_MARKET_JOURNAL_H_
+#endif  // PAMS_SRC_MARKET_MARKET_JOURNAL_H_

@@ -6,8 +6,8 @@
 //
 // One thread at a time.
 
-#ifndef PAMS_UTIL_OUTPUT_FILE_H_
-#define PAMS_UTIL_OUTPUT_FILE_H_
+#ifndef PAMS_SRC_UTIL_OUTPUT_FILE_H_
+#define PAMS_SRC_UTIL_OUTPUT_FILE_H_
 
 #include <cstdio>
 #include <string>
@@ -47,4 +47,4 @@ void AppendCsvField(std::string_view text, std::string* out);
 
 }  // namespace pams
 
-#endif  // PAMS_UTIL_OUTPUT_FILE_H_
+#endif  // PAMS_SRC_UTIL_OUTPUT_FILE_H_

@@ -8,12 +8,12 @@
 //
 // Thread-safe (each call draws its own surface).
 
-#ifndef PAMS_ANALYSIS_CHART_H_
-#define PAMS_ANALYSIS_CHART_H_
+#ifndef PAMS_SRC_ANALYSIS_CHART_H_
+#define PAMS_SRC_ANALYSIS_CHART_H_
 
 #include <string>
 
-#include "pams/analysis/steps_table.h"
+#include "analysis/steps_table.h"
 
 namespace pams::analysis {
 
@@ -44,4 +44,4 @@ void CheckChartPath(const std::string& path);
 
 }  // namespace pams::analysis
 
-#endif  // PAMS_ANALYSIS_CHART_H_
+#endif  // PAMS_SRC_ANALYSIS_CHART_H_

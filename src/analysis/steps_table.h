@@ -5,8 +5,8 @@
 // market keep the file's order. Immutable once read; may be shared between
 // threads for reading.
 
-#ifndef PAMS_ANALYSIS_STEPS_TABLE_H_
-#define PAMS_ANALYSIS_STEPS_TABLE_H_
+#ifndef PAMS_SRC_ANALYSIS_STEPS_TABLE_H_
+#define PAMS_SRC_ANALYSIS_STEPS_TABLE_H_
 
 #include <cstdint>
 #include <string>
@@ -45,4 +45,4 @@ struct StepsTable {
 
 }  // namespace pams::analysis
 
-#endif  // PAMS_ANALYSIS_STEPS_TABLE_H_
+#endif  // PAMS_SRC_ANALYSIS_STEPS_TABLE_H_
