@@ -4,7 +4,9 @@
 
 #include "pams/config/settings.h"
 #include "pams/errors.h"
+#include "pams/simulator/simulator_view.h"
 #include "pams/util/state.h"
+#include "simulator/simulation_journal.h"
 
 namespace pams {
 
@@ -39,6 +41,38 @@ void Agent::setup(const Settings& settings,
     set_market_accessible(market_id);
     set_asset_volume(market_id, TruncateToInt(volume.json_random(prng_), volume));
   }
+}
+
+void Agent::warn(std::string_view message) {
+  if (defer_warnings_) {
+    deferred_warnings_.emplace_back(message);
+    return;
+  }
+  simulator_->warn(message);
+}
+
+void Agent::PublicStateChanged() { ++public_state_version_; }
+
+void Agent::RecordCash() {
+  PublicStateChanged();
+  if (journal_ != nullptr) journal_->RecordAgentCash(agent_id_, cash_amount_);
+}
+
+void Agent::RecordVolume(int market_id) {
+  PublicStateChanged();
+  if (journal_ != nullptr) {
+    journal_->RecordAgentVolume(agent_id_, market_id, asset_volumes_[market_id]);
+  }
+}
+
+void Agent::set_cash_amount(double cash) {
+  cash_amount_ = cash;
+  RecordCash();
+}
+
+void Agent::update_cash_amount(double delta) {
+  cash_amount_ += delta;
+  RecordCash();
 }
 
 void Agent::submitted_order(const OrderLog&) {}
@@ -90,6 +124,7 @@ void Agent::set_asset_volume(int market_id, int64_t volume) {
                           std::to_string(market_id) + " is not accessible");
   }
   asset_volumes_[market_id] = volume;
+  RecordVolume(market_id);
 }
 
 void Agent::update_asset_volume(int market_id, int64_t delta) {
@@ -98,6 +133,7 @@ void Agent::update_asset_volume(int market_id, int64_t delta) {
                           std::to_string(market_id) + " is not accessible");
   }
   asset_volumes_[market_id] += delta;
+  RecordVolume(market_id);
 }
 
 void Agent::set_market_accessible(int market_id) {
@@ -113,6 +149,8 @@ void Agent::set_market_accessible(int market_id) {
   accessible_[market_id] = 1;
   asset_volumes_[market_id] = 0;
   accessible_order_.push_back(market_id);
+  PublicStateChanged();
+  if (journal_ != nullptr) journal_->RecordAgentMarketAccessible(agent_id_, market_id);
 }
 
 }  // namespace pams

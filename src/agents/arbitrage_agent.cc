@@ -3,7 +3,7 @@
 #include "pams/config/settings.h"
 #include "pams/errors.h"
 #include "pams/market/index_market.h"
-#include "pams/simulator/simulator.h"
+#include "pams/simulator/simulator_view.h"
 
 namespace pams {
 
@@ -17,7 +17,7 @@ void ArbitrageAgent::setup(const Settings& settings,
     order_time_length_ = length->as_int();
     if (order_time_length_ <= 0) length->fail("must be positive");
   }
-  for (const Market* market : simulator()->markets()) {
+  for (const Market* market : simulator().markets()) {
     if (dynamic_cast<const IndexMarket*>(market) != nullptr &&
         is_market_accessible(market->market_id())) {
       index_market_ids_.push_back(market->market_id());

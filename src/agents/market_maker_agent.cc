@@ -7,7 +7,7 @@
 #include "pams/config/settings.h"
 #include "pams/errors.h"
 #include "pams/market/market.h"
-#include "pams/simulator/simulator.h"
+#include "pams/simulator/simulator_view.h"
 #include "util/python_format.h"
 
 namespace pams {
@@ -16,7 +16,7 @@ void MarketMakerAgent::setup(const Settings& settings,
                              std::span<const int> accessible_market_ids) {
   Agent::setup(settings, accessible_market_ids);
   const Settings target = settings["targetMarket"];
-  const Market* market = simulator()->find_market(target.as_string());
+  const Market* market = simulator().find_market(target.as_string());
   if (market == nullptr) {
     target.fail("no market is named \"" + target.as_string() + "\"");
   }

@@ -1,5 +1,6 @@
 #include "pams/events/fundamental_price_shock.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "event_settings.h"
@@ -39,17 +40,13 @@ std::vector<EventHook> FundamentalPriceShock::hook_registration() {
   hook.event = this;
   hook.hook_type = HookType::kMarket;
   hook.is_before = true;
-  // Steps after the last one never come: a shock longer than the simulation
-  // registers only the steps that exist.
-  int64_t last_step = 0;
-  for (const auto& session : simulator().sessions()) {
-    last_step += session->iteration_steps();
-  }
+  // As PAMS, every step of the shock is registered, also those after the
+  // session that lists the event. Steps after the run's last one never
+  // come, so they are left out (a shock of 10^12 steps stays small).
+  const int64_t end = std::min(trigger_time_ + shock_time_length_,
+                               simulator().total_steps() + 1);
   std::vector<int64_t> times;
-  for (int64_t t = trigger_time_; t < trigger_time_ + shock_time_length_ && t <= last_step;
-       ++t) {
-    times.push_back(t);
-  }
+  for (int64_t t = trigger_time_; t < end; ++t) times.push_back(t);
   hook.time = std::move(times);
   hook.specific_instance = target_market_;
   return {hook};

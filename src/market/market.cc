@@ -13,7 +13,7 @@
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
 #include "pams/simulator/simulator.h"
-#include "market/market_journal.h"
+#include "simulator/simulation_journal.h"
 
 namespace pams {
 

@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -50,24 +51,40 @@ void Channel::Close() {
 
 Channel::Status Channel::Send(MessageType type, std::string_view payload) {
   if (fd_ < 0) return Status::kClosed;
+  if (payload.size() > kMaxMessageBytes) {
+    error_ = "message of " + std::to_string(payload.size()) +
+             " bytes is larger than the limit of " +
+             std::to_string(kMaxMessageBytes);
+    return Status::kError;
+  }
   const Header header{static_cast<uint32_t>(type), 0, payload.size()};
-  // One buffer for small messages: one system call per message.
-  std::string frame;
-  frame.reserve(sizeof header + payload.size());
-  frame.append(reinterpret_cast<const char*>(&header), sizeof header);
-  frame.append(payload);
-  size_t done = 0;
-  while (done < frame.size()) {
+  // Header and payload in one system call, without copying the payload.
+  iovec parts[2] = {
+      {const_cast<Header*>(&header), sizeof header},
+      {const_cast<char*>(payload.data()), payload.size()},
+  };
+  msghdr msg{};
+  msg.msg_iov = parts;
+  msg.msg_iovlen = payload.empty() ? 1 : 2;
+  while (msg.msg_iovlen > 0) {
     // MSG_NOSIGNAL: a closed peer is an error to report, not a SIGPIPE.
-    const ssize_t n = ::send(fd_, frame.data() + done, frame.size() - done,
-                             MSG_NOSIGNAL);
+    ssize_t n = ::sendmsg(fd_, &msg, MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EINTR) continue;
       error_ = std::strerror(errno);
       return errno == EPIPE || errno == ECONNRESET ? Status::kClosed
                                                    : Status::kError;
     }
-    done += static_cast<size_t>(n);
+    // Skip what was sent.
+    while (msg.msg_iovlen > 0 && static_cast<size_t>(n) >= msg.msg_iov->iov_len) {
+      n -= static_cast<ssize_t>(msg.msg_iov->iov_len);
+      ++msg.msg_iov;
+      --msg.msg_iovlen;
+    }
+    if (msg.msg_iovlen > 0) {
+      msg.msg_iov->iov_base = static_cast<char*>(msg.msg_iov->iov_base) + n;
+      msg.msg_iov->iov_len -= static_cast<size_t>(n);
+    }
   }
   return Status::kOk;
 }
@@ -139,13 +156,25 @@ Channel::Status Channel::Receive(MessageType* type, std::string* payload,
   Status s = ReadExact(reinterpret_cast<char*>(&header), sizeof header,
                        deadline, stop);
   if (s != Status::kOk) return s;
-  if (header.size > (uint64_t{1} << 36)) {
-    error_ = "message too large";
+  if (header.size > kMaxMessageBytes ||
+      header.type < static_cast<uint32_t>(MessageType::kInit) ||
+      header.type > static_cast<uint32_t>(MessageType::kShutdown)) {
+    error_ = "corrupt message header (type " + std::to_string(header.type) +
+             ", " + std::to_string(header.size) + " bytes)";
     return Status::kError;
   }
-  payload->resize(header.size);
-  s = ReadExact(payload->data(), header.size, deadline, stop);
-  if (s != Status::kOk) return s;
+  // Grown as the bytes arrive, so that a header announcing more than the
+  // peer sends costs no more memory than what it does send.
+  constexpr uint64_t kStep = uint64_t{16} << 20;
+  payload->clear();
+  uint64_t done = 0;
+  while (done < header.size) {
+    const uint64_t step = std::min(header.size - done, kStep);
+    payload->resize(done + step);
+    s = ReadExact(payload->data() + done, step, deadline, stop);
+    if (s != Status::kOk) return s;
+    done += step;
+  }
   *type = static_cast<MessageType>(header.type);
   return Status::kOk;
 }

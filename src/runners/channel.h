@@ -30,6 +30,9 @@ enum class MessageType : uint32_t {
 class Channel {
  public:
   enum class Status { kOk, kClosed, kTimeout, kInterrupted, kError };
+  // Larger messages are refused by Send and reported as corrupt by Receive
+  // (agent states and journal deltas stay far below).
+  static constexpr uint64_t kMaxMessageBytes = uint64_t{1} << 30;
 
   Channel() = default;
   explicit Channel(int fd) : fd_(fd) {}

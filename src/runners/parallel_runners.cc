@@ -13,6 +13,7 @@
 
 #include "pams/config/settings.h"
 #include "pams/errors.h"
+#include "runners/agent_task.h"
 
 namespace pams {
 
@@ -43,7 +44,14 @@ void AgentParallelRunner::configure(const Settings& simulation) {
   }
   concurrency_ = static_cast<int>(
       std::max<int64_t>(1, std::min<int64_t>(num_parallel_, max_normal_orders)));
-  if (num_parallel_ > max_normal_orders) {
+  if (concurrency_ == 1) {
+    this->simulator().warn(
+        class_name() + " runs nothing in parallel here: at most min(numParallel, "
+        "the largest maxNormalOrders of the sessions) agents are asked at once, "
+        "and numParallel is " + std::to_string(num_parallel_) +
+        " and the largest maxNormalOrders " + std::to_string(max_normal_orders) +
+        "; it runs as SequentialRunner would");
+  } else if (num_parallel_ > max_normal_orders) {
     this->simulator().warn(
         "the number of agents asked in parallel is limited by maxNormalOrders (" +
         std::to_string(max_normal_orders) + ") even if numParallel (" +
@@ -67,18 +75,20 @@ void AgentParallelRunner::collect_orders_from_normal_agents(
     for (TaskResult& r : results_) {
       r.actions.clear();
       r.error.clear();
+      r.warnings.clear();
     }
     RunRound(round_, &results_);
+    // In SequentialRunner's order: each agent's warnings, then its error or
+    // its batch.
     for (size_t i = 0; i < round_.size(); ++i) {
       Agent* agent = round_[i];
+      for (const std::string& w : results_[i].warnings) this->simulator().warn(w);
       if (!results_[i].error.empty()) {
         throw SimulationError("agent " + agent->name() + " (" +
                               agent->class_name() +
                               ") failed in submit_orders at step " +
-                              std::to_string(markets().empty()
-                                                 ? 0
-                                                 : markets()[0]->get_time()) +
-                              ": " + results_[i].error);
+                              std::to_string(this->simulator().time()) + ": " +
+                              results_[i].error);
       }
       if (results_[i].actions.empty()) continue;
       Batch* batch = next_batch(agent);
@@ -174,13 +184,8 @@ void MultiThreadAgentParallelRunner::RunRound(std::span<Agent* const> agents,
                                               std::vector<TaskResult>* results) {
   const Markets view = markets();
   auto task = [&](size_t i) {
-    try {
-      agents[i]->submit_orders(view, &(*results)[i].actions);
-    } catch (const std::exception& e) {
-      (*results)[i].error = e.what();
-    } catch (...) {
-      (*results)[i].error = "unknown exception";
-    }
+    TaskResult& r = (*results)[i];
+    RunAgentTask(agents[i], view, &r.actions, &r.error, &r.warnings);
   };
   if (pool_ == nullptr || agents.size() == 1) {
     for (size_t i = 0; i < agents.size(); ++i) task(i);

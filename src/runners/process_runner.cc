@@ -19,17 +19,19 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
-#include "runners/channel.h"
+#include "market/wire.h"
 #include "pams/config/settings.h"
 #include "pams/errors.h"
-#include "market/market_journal.h"
 #include "pams/runners/parallel_runners.h"
 #include "pams/runners/worker.h"
 #include "pams/util/state.h"
-#include "market/wire.h"
+#include "runners/agent_task.h"
+#include "runners/channel.h"
 #include "runners/worker_protocol.h"
+#include "simulator/simulation_journal.h"
 
 extern char** environ;
 
@@ -41,6 +43,12 @@ namespace {
 // an error; startup is bounded so that a program that forgot
 // InitWorkerProcess is reported instead of waited for.
 constexpr double kStartupTimeoutSeconds = 120;
+
+// A worker that gets no task (its round had fewer agents than workers, or
+// a session asks one agent a step) would otherwise keep the journal from
+// being discarded: past this many bytes, lagging workers are sent what they
+// miss, so the main process never holds more than about this much.
+constexpr uint64_t kSyncBytes = uint64_t{1} << 20;
 
 std::string DescribeWaitStatus(int status) {
   if (WIFEXITED(status)) {
@@ -113,6 +121,12 @@ class MultiProcessAgentParallelRunner::Workers {
       Worker w;
       w.channel = Channel(fds[0]);
       w.started_at = MonotonicSeconds();
+      // The worker's end belongs to the worker once it is started; this
+      // process closes its copy whether starting succeeded or not.
+      struct CloseOnExit {
+        int fd;
+        ~CloseOnExit() { close(fd); }
+      } child_end{fds[1]};
       if (method == "spawn") {
         w.pid = SpawnSelf(fds[1], "PAMS_WORKER_FD");
       } else if (method == "forkserver") {
@@ -130,7 +144,6 @@ class MultiProcessAgentParallelRunner::Workers {
           RunWorker(KeepOnlyDescriptor(fds[1]), registry);
         }
       }
-      close(fds[1]);
       workers_.push_back(std::move(w));
     }
     // Init everyone first, then wait: the replicas build in parallel.
@@ -406,10 +419,22 @@ void MultiProcessAgentParallelRunner::configure(const Settings& simulation) {
   }
 }
 
+bool MultiProcessAgentParallelRunner::RunsSingleTasksHere() const {
+  // A lone task gains nothing from a worker, and the main process's agent
+  // and markets are what the worker's replica copies, so running it here
+  // gives the same result. Not so for subclasses: their workers may be
+  // prepared in ways this process is not (the TensorFlow runner's
+  // configured TensorFlow, a worker_initializer's model).
+  return typeid(*this) == typeid(MultiProcessAgentParallelRunner);
+}
+
 void MultiProcessAgentParallelRunner::on_run_start() {
   if (is_replica()) return;
-  journal_ = std::make_unique<MarketJournal>();
-  MarketJournal::Attach(simulator(), journal_.get());
+  // Nothing can run in parallel (the warning of configure() said so): every
+  // round has one task, which runs here.
+  if (concurrency() == 1 && RunsSingleTasksHere()) return;
+  journal_ = std::make_unique<SimulationJournal>();
+  SimulationJournal::Attach(&simulator(), journal_.get());
   WorkerInit init;
   init.settings_json = settings().dump();
   init.runner_class = class_name();
@@ -427,12 +452,37 @@ void MultiProcessAgentParallelRunner::on_run_end() {
     workers_->Stop();
   }
   workers_.reset();
-  MarketJournal::Attach(simulator(), nullptr);
+  SimulationJournal::Attach(&simulator(), nullptr);
   journal_.reset();
+}
+
+void MultiProcessAgentParallelRunner::on_step_end() {
+  if (journal_ == nullptr || journal_->size() < kSyncBytes) return;
+  // Some worker has had no task for a while: bring every lagging one up to
+  // date (a kSync message has no reply), then forget what all of them have.
+  const uint64_t end = journal_->end();
+  std::string payload;
+  for (auto& worker : workers_->workers()) {
+    if (worker.synced == end) continue;
+    payload.clear();
+    StateWriter out(&payload);
+    out.write_string(journal_->since(worker.synced));
+    worker.synced = end;
+    // A worker that is gone is reported when its next task is awaited.
+    worker.channel.Send(MessageType::kSync, payload);
+  }
+  journal_->discard_before(end);
 }
 
 void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
                                                std::vector<TaskResult>* results) {
+  if (workers_ == nullptr || (agents.size() == 1 && RunsSingleTasksHere())) {
+    for (size_t i = 0; i < agents.size(); ++i) {
+      TaskResult& r = (*results)[i];
+      RunAgentTask(agents[i], markets(), &r.actions, &r.error, &r.warnings);
+    }
+    return;
+  }
   auto& workers = workers_->workers();
   std::string payload;
   std::string state;
@@ -451,9 +501,8 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     worker.synced = journal_->end();
     worker.task = next++;
     ++running;
-    if (worker.channel.Send(MessageType::kTask, payload) != Channel::Status::kOk) {
-      // Reported when its answer is awaited.
-    }
+    // A failed send is reported when the worker's answer is awaited.
+    worker.channel.Send(MessageType::kTask, payload);
   };
   for (size_t w = 0; w < workers.size() && next < agents.size(); ++w) send(w);
   while (running > 0) {
@@ -463,7 +512,7 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     const size_t i = *workers[w].task;
     Agent& agent = *agents[i];
     if (status != Channel::Status::kOk) {
-      const int64_t step = markets().empty() ? 0 : markets()[0]->get_time();
+      const int64_t step = simulator().time();
       if (status == Channel::Status::kInterrupted) {
         throw SimulationError("interrupted at step " + std::to_string(step));
       }
@@ -475,12 +524,17 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     }
     workers[w].task.reset();
     --running;
+    TaskResult& result = (*results)[i];
     if (type == MessageType::kError) {
-      (*results)[i].error = payload;
+      // The worker could not run the task at all (e.g. its replica failed).
+      result.error = payload;
     } else {
       StateReader in(payload);
-      ReadActions(in, &(*results)[i].actions);
-      agent.deserialize_state(in.read_string());
+      ReadTaskOutcome(in, &result.error, &result.warnings);
+      if (result.error.empty()) {
+        ReadActions(in, &result.actions);
+        agent.deserialize_state(in.read_string());
+      }
     }
     if (next < agents.size()) send(w);
   }

@@ -15,6 +15,7 @@
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
 #include "pams/market/index_market.h"
+#include "simulator/simulator_access.h"
 #include "util/python_format.h"
 
 namespace pams {
@@ -85,10 +86,10 @@ Group ParseGroup(const Json& whole, const std::string& name,
   bool uses_range = false;
   if (view.has(count_key)) {
     n = view[count_key].as_int();
-    // PAMS accepts 0 and makes an empty group; that is almost always a
-    // mistake (to drop a group, leave it out of the list), so it is refused.
-    if (n < 1 || n > kMaxGroupSize) {
-      view[count_key].fail("must be between 1 and " +
+    // 0 makes an empty group, as in PAMS: how users switch a group off
+    // (e.g. with and without arbitrage agents in a sweep).
+    if (n < 0 || n > kMaxGroupSize) {
+      view[count_key].fail("must be between 0 and " +
                            std::to_string(kMaxGroupSize) + ", got " +
                            std::to_string(n));
     }
@@ -141,7 +142,7 @@ std::vector<std::string> GroupNames(const Settings& simulation,
 void Runner::setup() {
   if (set_up_) throw SimulationError("Runner::setup() called twice");
   set_up_ = true;
-  if (replica_) simulator_->set_quiet(true);
+  if (replica_) internal::SimulatorAccess::SetQuiet(simulator_.get(), true);
   const Settings root(settings_, "");
   if (!settings_.is_object()) {
     throw ConfigError("", "a config must be a JSON object, got " +
@@ -169,10 +170,7 @@ void Runner::setup() {
     });
   }
   pending_setups_.clear();
-  int64_t steps = 1;  // step 0 plus every session's steps
-  for (const auto& session : simulator_->sessions()) {
-    steps += session->iteration_steps();
-  }
+  const int64_t steps = simulator_->total_steps() + 1;  // and step 0
   for (const auto& market : simulator_->market_objects()) {
     market->reserve_steps(std::min(steps, kReservedSteps));
   }
@@ -187,6 +185,8 @@ struct AlreadyReported {};
 }  // namespace
 
 std::vector<ConfigError> Runner::validate() {
+  if (set_up_) throw SimulationError("Runner::validate() after setup()");
+  validated_ = true;
   std::vector<ConfigError> errors;
   collected_errors_ = &errors;
   try {
@@ -261,6 +261,7 @@ void Runner::GenerateMarketGroup(const std::string& name, int* market_id) {
       v->fail("must be a non-negative number, got " + v->json().dump());
     }
   }
+  if (g.id_to < g.id_from) empty_market_groups_.push_back(name);
   for (int64_t i = g.id_from; i <= g.id_to; ++i) {
     MarketInit init;
     init.market_id = (*market_id)++;
@@ -349,11 +350,18 @@ void Runner::GenerateAgentGroup(const std::string& name, int* agent_id) {
   std::vector<int> accessible;
   const std::vector<std::string> groups = market_names.as_string_list();
   for (size_t k = 0; k < groups.size(); ++k) {
-    const std::vector<Market*>* members =
+    const std::vector<const Market*>* members =
         simulator_->find_market_group(groups[k]);
     if (members == nullptr && IsFailedGroup(groups[k])) {
       // validate() reported that group already; nothing more to check.
       throw AlreadyReported{};
+    }
+    if (members == nullptr &&
+        std::find(empty_market_groups_.begin(), empty_market_groups_.end(),
+                  groups[k]) != empty_market_groups_.end()) {
+      // PAMS fails here with a KeyError.
+      market_names.at(k).fail("market group \"" + groups[k] +
+                              "\" has no markets (its numMarkets is 0)");
     }
     if (members == nullptr) {
       market_names.at(k).fail("no market group is named \"" + groups[k] +
@@ -374,7 +382,7 @@ void Runner::GenerateAgentGroup(const std::string& name, int* agent_id) {
     AgentInit init;
     init.agent_id = (*agent_id)++;
     init.prng = ChildRandom(prng_);
-    init.simulator = simulator_.get();
+    init.simulator = &simulator_->view();
     init.name = g.EntityName(i);
     init.logger = logger_;
     Agent* agent = simulator_->add_agent(
@@ -400,6 +408,7 @@ void Runner::GenerateSessions() {
       GenerateSession(sessions.at(k), &session_id, &event_id, &start_time);
     });
   }
+  simulator_->set_total_steps(start_time);
 }
 
 void Runner::GenerateSession(const Settings& s, int* session_id, int* event_id,
@@ -453,16 +462,15 @@ void Runner::GenerateSession(const Settings& s, int* session_id, int* event_id,
 
 // --- Running ---
 
-namespace {
-
-int64_t CurrentTime(const Simulator& sim) {
-  return sim.markets().empty() ? 0 : sim.markets()[0]->get_time();
-}
-
-}  // namespace
-
 void Runner::run() {
+  if (validated_) {
+    throw SimulationError(
+        "Runner::run() after validate(): a validated runner cannot run (its "
+        "simulation may be incomplete); create another runner to run");
+  }
   if (!set_up_) throw SimulationError("Runner::run() needs setup() first");
+  if (ran_) throw SimulationError("Runner::run() called twice");
+  ran_ = true;
   try {
     on_run_start();
     Simulator& sim = *simulator_;
@@ -480,27 +488,39 @@ void Runner::run() {
     }
     if (logger_) logger_->process_simulation_end_log(SimulationEndLog{sim});
     on_run_end();
-  } catch (const SimulationError&) {
-    Abort();
-    throw;
-  } catch (const ConfigError&) {
-    Abort();
-    throw;
+  } catch (const ConfigError& e) {
+    const std::string also = Abort();
+    if (also.empty()) throw;
+    throw ConfigError(e.path(), e.message() + also);
+  } catch (const SimulationError& e) {
+    const std::string also = Abort();
+    if (also.empty()) throw;
+    throw SimulationError(e.what() + also);
   } catch (const std::exception& e) {
-    Abort();
-    throw SimulationError("at step " + std::to_string(CurrentTime(*simulator_)) +
-                          ": " + e.what());
+    const std::string also = Abort();
+    throw SimulationError("at step " + std::to_string(simulator_->time()) +
+                          ": " + e.what() + also);
   }
   if (logger_) logger_->flush();
 }
 
-void Runner::Abort() {
+std::string Runner::Abort() {
+  // The error that stopped the run is the one to report; a failure while
+  // cleaning up is added to it, never put in its place.
+  std::string also;
   try {
     on_run_end();
-  } catch (...) {
-    // The original error is the one to report.
+  } catch (const std::exception& e) {
+    also += std::string("; then stopping the workers failed: ") + e.what();
   }
-  if (logger_) logger_->flush();
+  if (logger_) {
+    try {
+      logger_->flush();
+    } catch (const std::exception& e) {
+      also += std::string("; then writing the outputs failed: ") + e.what();
+    }
+  }
+  return also;
 }
 
 void Runner::main(std::FILE* out) {
@@ -533,7 +553,7 @@ void Runner::IterateMarketUpdates(Session& session) {
   for (int64_t step = 0; step < session.iteration_steps(); ++step) {
     if (stop_flag_ != nullptr && stop_flag_->load()) {
       throw SimulationError("interrupted at step " +
-                            std::to_string(CurrentTime(sim)));
+                            std::to_string(sim.time()));
     }
     for (const auto& m : sim.market_objects()) {
       sim.trigger_before_step_for_market(*m);
@@ -550,6 +570,7 @@ void Runner::IterateMarketUpdates(Session& session) {
       sim.trigger_after_step_for_market(*m);
     }
     sim.update_times_on_markets();
+    on_step_end();
   }
 }
 
@@ -596,7 +617,7 @@ void Runner::call_submit_orders(Agent* agent, std::vector<Action>* actions) {
   } catch (const std::exception& e) {
     throw SimulationError("agent " + agent->name() + " (" + agent->class_name() +
                           ") failed in submit_orders at step " +
-                          std::to_string(CurrentTime(*simulator_)) + ": " +
+                          std::to_string(simulator_->time()) + ": " +
                           e.what());
   }
 }
@@ -606,7 +627,7 @@ void Runner::ValidateActions(const Session& session, const Batch& batch) const {
   auto fail = [&](const std::string& what) {
     throw SimulationError("agent " + agent.name() + " (" + agent.class_name() +
                           ") submitted an invalid order at step " +
-                          std::to_string(CurrentTime(*simulator_)) + ": " + what);
+                          std::to_string(simulator_->time()) + ": " + what);
   };
   if (!session.with_order_placement()) {
     fail("orders are not accepted in session " + session.name());

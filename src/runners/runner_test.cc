@@ -27,6 +27,7 @@
 #include "pams/config/json.h"
 #include "pams/config/settings.h"
 #include "pams/errors.h"
+#include "pams/logs/logger.h"
 #include "pams/logs/market_step_loggers.h"
 #include "pams/runners/class_registry.h"
 
@@ -552,12 +553,68 @@ TEST(RunnerTest, NumberedNamesFromToAndPrefix) {
   EXPECT_EQ(agents[3]->class_name(), "FCNAgent");
 }
 
-TEST(RunnerTest, EmptyGroupIsRefused) {
+// numAgents/numMarkets 0 switch a group off, as in PAMS; a negative count,
+// and agents that trade in an empty market group, are refused.
+TEST(RunnerTest, EmptyGroupsRun) {
   Json config = Base();
-  config["FCNAgents"]["numAgents"] = 0;
+  config["simulation"]["agents"].push_back("Off");
+  config["Off"] = Json::parse(R"({"extends": "FCNAgents", "numAgents": 0})");
+  config["simulation"]["markets"].push_back("Spare");
+  config["Spare"] = Json::parse(R"({"extends": "Market", "numMarkets": 0})");
   const ClassRegistry registry = ClassRegistry::WithBuiltins();
-  EXPECT_STREQ(SetupError(config, registry).what(),
-               "FCNAgents.numAgents: must be between 1 and 100000000, got 0");
+  SequentialRunner runner(config, Random(1), nullptr, registry);
+  runner.setup();
+  runner.run();
+  EXPECT_EQ(runner.simulator().agents().size(), 3u);
+  EXPECT_EQ(runner.simulator().markets().size(), 1u);
+
+  Json negative = Base();
+  negative["FCNAgents"]["numAgents"] = -1;
+  EXPECT_STREQ(SetupError(negative, registry).what(),
+               "FCNAgents.numAgents: must be between 0 and 100000000, got -1");
+  Json trades_in_empty = config;
+  trades_in_empty["FCNAgents"]["markets"].push_back("Spare");
+  EXPECT_STREQ(SetupError(trades_in_empty, registry).what(),
+               "FCNAgents.markets[1]: market group \"Spare\" has no markets "
+               "(its numMarkets is 0)");
+}
+
+// Runs once, and never after validate().
+TEST(RunnerTest, RunAfterValidateOrTwiceIsRefused) {
+  const ClassRegistry registry = ClassRegistry::WithBuiltins();
+  SequentialRunner validated(Base(), Random(1), nullptr, registry);
+  EXPECT_TRUE(validated.validate().empty());
+  EXPECT_THROW(validated.run(), SimulationError);
+  SequentialRunner twice(Base(), Random(1), nullptr, registry);
+  twice.setup();
+  twice.run();
+  EXPECT_THROW(twice.run(), SimulationError);
+  SequentialRunner set_up(Base(), Random(1), nullptr, registry);
+  set_up.setup();
+  EXPECT_THROW(set_up.validate(), SimulationError);
+}
+
+// A logger whose flush fails while the run is being stopped by another
+// error: the original error is reported, with the flush's added to it.
+TEST(RunnerTest, AbortKeepsTheOriginalError) {
+  class FailingFlush : public Logger {
+   public:
+    void process_market_step_end_log(const MarketStepEndLog& log) override {
+      if (log.market.get_time() == 2) throw SimulationError("step logger broke");
+    }
+    void flush() override { throw SimulationError("disk full"); }
+  };
+  FailingFlush logger;
+  const ClassRegistry registry = ClassRegistry::WithBuiltins();
+  SequentialRunner runner(Base(), Random(1), &logger, registry);
+  runner.setup();
+  try {
+    runner.run();
+    ADD_FAILURE() << "run() succeeded";
+  } catch (const SimulationError& e) {
+    EXPECT_STREQ(e.what(),
+                 "step logger broke; then writing the outputs failed: disk full");
+  }
 }
 
 // validate() reports every independent problem, once each, and skips what

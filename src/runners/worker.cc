@@ -16,10 +16,12 @@
 #include <optional>
 #include <string>
 
+#include "runners/agent_task.h"
 #include "runners/channel.h"
+#include "runners/runner_access.h"
 #include "pams/config/json.h"
 #include "pams/errors.h"
-#include "market/market_journal.h"
+#include "simulator/simulation_journal.h"
 #include "pams/runners/class_registry.h"
 #include "pams/runners/parallel_runners.h"
 #include "pams/runners/runner.h"
@@ -135,7 +137,7 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
     runner = registry->create_runner(init.runner_class,
                                      ParseJson(init.settings_json, "config"),
                                      std::move(prng), nullptr, "runner");
-    runner->set_replica();
+    internal::RunnerAccess::SetReplica(runner.get());
     runner->simulator().set_config_directory(init.config_directory);
     runner->setup();
     if (auto* process = dynamic_cast<MultiProcessAgentParallelRunner*>(runner.get())) {
@@ -151,31 +153,45 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
   Simulator& simulator = runner->simulator();
   const Markets markets = simulator.markets();
   std::vector<Action> actions;
+  std::string error;
+  std::vector<std::string> warnings;
   std::string reply;
+  std::string state;
   for (;;) {
     if (channel.Receive(&type, &payload) != Channel::Status::kOk) _exit(0);
     if (type == MessageType::kShutdown) _exit(0);
     try {
       StateReader r(payload);
-      MarketJournal::Replay(r.read_string(), &simulator);
+      SimulationJournal::Replay(r.read_string(), &simulator);
       if (type == MessageType::kSync) continue;
       if (type != MessageType::kTask) throw SimulationError("unexpected message");
       const int agent_id = r.read<int>();
+      if (agent_id < 0 || static_cast<size_t>(agent_id) >= simulator.agents().size()) {
+        throw SimulationError("task for agent " + std::to_string(agent_id) +
+                              ", which the replica lacks");
+      }
       Agent& agent = simulator.agent(agent_id);
       agent.deserialize_state(r.read_string());
       actions.clear();
-      agent.submit_orders(markets, &actions);
+      error.clear();
+      warnings.clear();
+      RunAgentTask(&agent, markets, &actions, &error, &warnings);
       reply.clear();
       StateWriter w(&reply);
-      WriteActions(actions, w);
-      std::string state;
-      agent.serialize_state(&state);
-      w.write_string(state);
+      WriteTaskOutcome(error, warnings, w);
+      if (error.empty()) {
+        WriteActions(actions, w);
+        state.clear();
+        agent.serialize_state(&state);
+        w.write_string(state);
+      }
       if (channel.Send(MessageType::kResult, reply) != Channel::Status::kOk) _exit(0);
     } catch (const std::exception& e) {
-      if (channel.Send(MessageType::kError, e.what()) != Channel::Status::kOk) {
-        _exit(0);
-      }
+      // The replica could not follow the main process (a journal it could not
+      // apply, a state it could not load): nothing sensible can follow.
+      channel.Send(MessageType::kError,
+                   std::string("the worker's replica failed: ") + e.what());
+      _exit(1);
     }
   }
 }

@@ -9,6 +9,7 @@
 
 #include "pams/random/random.h"
 #include "pams/runners/worker.h"
+#include "pams/util/state.h"
 
 namespace pams {
 
@@ -31,6 +32,24 @@ struct WorkerInit {
   std::string Encode() const;
   static WorkerInit Decode(const std::string& bytes);
 };
+
+// A task's reply (kResult) starts with how the task went: the error (empty
+// on success) and the agent's warnings; on success the actions and the
+// agent's state follow (WriteActions, Agent::serialize_state).
+inline void WriteTaskOutcome(const std::string& error,
+                             const std::vector<std::string>& warnings,
+                             StateWriter& w) {
+  w.write_string(error);
+  w.write<uint64_t>(warnings.size());
+  for (const std::string& s : warnings) w.write_string(s);
+}
+
+inline void ReadTaskOutcome(StateReader& r, std::string* error,
+                            std::vector<std::string>* warnings) {
+  *error = r.read_string();
+  const uint64_t n = r.read<uint64_t>();
+  for (uint64_t i = 0; i < n; ++i) warnings->push_back(r.read_string());
+}
 
 // Serves the runner on the socket fd until it is told to stop or the main
 // process goes away, then exits the process (never returns). `registry` is

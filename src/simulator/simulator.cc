@@ -5,6 +5,7 @@
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
 #include "pams/market/index_market.h"
+#include "simulator/simulation_journal.h"
 
 namespace pams {
 
@@ -29,7 +30,7 @@ Market* Simulator::find_market(const std::string& name) const {
   return it == name_to_market_.end() ? nullptr : it->second;
 }
 
-const std::vector<Market*>* Simulator::find_market_group(
+const std::vector<const Market*>* Simulator::find_market_group(
     const std::string& group) const {
   auto it = market_groups_.find(group);
   return it == market_groups_.end() ? nullptr : &it->second;
@@ -87,6 +88,7 @@ Session* Simulator::add_session(std::unique_ptr<Session> session) {
   }
   Session* s = session.get();
   sessions_.push_back(std::move(session));
+  const_sessions_.push_back(s);
   name_to_session_[s->name()] = s;
   return s;
 }
@@ -144,7 +146,16 @@ void Simulator::ForEachHook(HookSlot slot, int64_t time, Fn fn) {
   for (const EventHook& h : it->second) fn(h);
 }
 
+void Simulator::set_current_session(Session* session) {
+  current_session_ = session;
+  if (journal_ != nullptr && session != nullptr) {
+    journal_->RecordSession(session->session_id());
+  }
+}
+
 void Simulator::update_times_on_markets() {
+  ++time_;
+  if (journal_ != nullptr) journal_->RecordTime(time_);
   // Normal markets first: an index market's fundamental index reads its
   // components' new fundamental prices.
   for (Market* m : plain_markets_) {

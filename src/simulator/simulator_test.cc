@@ -275,7 +275,7 @@ TEST(SimulatorTest, LookupsAndGroups) {
   EXPECT_EQ(sim.find_market("C"), c);
   EXPECT_EQ(sim.find_market("A"), nullptr);
   ASSERT_NE(sim.find_market_group("A"), nullptr);
-  EXPECT_EQ(*sim.find_market_group("A"), (std::vector<Market*>{a, a1}));
+  EXPECT_EQ(*sim.find_market_group("A"), (std::vector<const Market*>{a, a1}));
   EXPECT_EQ(sim.find_market_group("nope"), nullptr);
   EXPECT_EQ(&sim.market(1), a1);
   EXPECT_THROW(sim.market(3), std::out_of_range);
@@ -319,7 +319,7 @@ TEST(SimulatorTest, DuplicateNamesAreRejected) {
   b.AddAgent<TestAgent>("a", R"({"cashAmount": 1, "assetVolume": 1})", 1, {0});
   AgentInit ai;
   ai.agent_id = 1;
-  ai.simulator = &sim;
+  ai.simulator = &sim.view();
   ai.name = "a";
   try {
     sim.add_agent(std::make_unique<TestAgent>(std::move(ai)), "Agents");
@@ -329,7 +329,7 @@ TEST(SimulatorTest, DuplicateNamesAreRejected) {
   }
   AgentInit bad_id;
   bad_id.agent_id = 3;
-  bad_id.simulator = &sim;
+  bad_id.simulator = &sim.view();
   bad_id.name = "b";
   EXPECT_THROW(sim.add_agent(std::make_unique<TestAgent>(std::move(bad_id)), "B"),
                SimulationError);

@@ -6,7 +6,7 @@
 #include "pams/config/settings.h"
 #include "pams/errors.h"
 #include "pams/market/market.h"
-#include "pams/simulator/simulator.h"
+#include "pams/simulator/simulator_view.h"
 #include "pams/tensorflow/model.h"
 #include "pams/tensorflow/tensorflow.h"
 #include "util/python_format.h"
@@ -18,8 +18,8 @@ void TensorFlowAgent::setup(const Settings& settings,
   Agent::setup(settings, accessible_market_ids);
   const Settings path = settings["modelPath"];
   std::filesystem::path p(path.as_string());
-  if (p.is_relative() && !simulator()->config_directory().empty()) {
-    p = std::filesystem::path(simulator()->config_directory()) / p;
+  if (p.is_relative() && !simulator().config_directory().empty()) {
+    p = std::filesystem::path(simulator().config_directory()) / p;
   }
   model_path_ = p.lexically_normal().string();
   if (!std::filesystem::exists(std::filesystem::path(model_path_) / "saved_model.pb")) {

@@ -76,7 +76,7 @@ class SimBuilder {
     AgentInit init;
     init.agent_id = static_cast<int>(simulator_->agents().size());
     init.prng = Random(prng_seed);
-    init.simulator = simulator_.get();
+    init.simulator = &simulator_->view();
     init.name = name;
     init.class_name = class_name.empty() ? name : class_name;
     auto owned = std::make_unique<A>(std::move(init));

@@ -3,17 +3,20 @@
 // canceled_order). Subclass it (or a built-in agent) and register the class
 // to use it from a config; see docs/plugins.md.
 //
-// The contract that lets the parallel runners call submit_orders() on many
-// agents at once, possibly in other processes:
-//   * submit_orders() reads the markets through their const methods only and
-//     changes nothing but this agent (its fields and its prng).
-//   * Randomness comes from prng() only.
-//   * Everything the agent is lives in its fields: the base fields (id, name,
-//     cash, asset volumes, prng) are saved and restored by the engine; a
-//     subclass with state of its own that changes in submit_orders()
-//     overrides save_state()/load_state().
-// The callbacks (submitted_order, executed_order, canceled_order) and setup()
-// always run on the thread that runs the simulation.
+// What an agent may read and change in submit_orders() is the agent
+// contract of simulator_view.h; in short: read the markets, its own fields,
+// the sessions and time, and other agents' public state (simulator()); draw
+// randomness from prng() only; change nothing but its own subclass fields
+// and prng. Everything the agent is lives in its fields: the base fields
+// (cash, asset volumes, prng) are saved and restored by the engine; a
+// subclass with state of its own that changes in submit_orders() overrides
+// save_state()/load_state(), so that the parallel runners can carry it
+// between processes.
+//
+// setup() and the callbacks (submitted_order, executed_order,
+// canceled_order) always run on the thread that runs the simulation;
+// submit_orders() of normal agents may run on another thread or in a worker
+// process under the parallel runners.
 
 #ifndef PAMS_AGENTS_AGENT_H_
 #define PAMS_AGENTS_AGENT_H_
@@ -34,15 +37,21 @@ namespace pams {
 class Logger;
 class Market;
 class Settings;
-class Simulator;
+class SimulationJournal;
+class SimulatorView;
 class StateReader;
 class StateWriter;
+
+namespace internal {
+class AgentAccess;
+}  // namespace internal
 
 // What the runner gives every agent it creates.
 struct PAMS_EXPORT AgentInit {
   int agent_id = 0;
   Random prng;
-  Simulator* simulator = nullptr;
+  // The simulation as the agent may see it (Simulator::view()).
+  const SimulatorView* simulator = nullptr;
   std::string name;
   Logger* logger = nullptr;
   // The config class name it was created as ("FCNAgent", ...).
@@ -65,7 +74,7 @@ class PAMS_EXPORT Agent {
                      std::span<const int> accessible_market_ids);
 
   // Appends this step's orders and cancels to *orders (which is empty on
-  // entry). See the contract above.
+  // entry). See the agent contract (simulator_view.h).
   virtual void submit_orders(Markets markets, std::vector<Action>* orders) = 0;
 
   // Callbacks (default: nothing).
@@ -94,14 +103,18 @@ class PAMS_EXPORT Agent {
   int agent_id() const { return agent_id_; }
   const std::string& name() const { return name_; }
   const std::string& class_name() const { return class_name_; }
-  Simulator* simulator() const { return simulator_; }
+  // The simulation, read-only (see simulator_view.h).
+  const SimulatorView& simulator() const { return *simulator_; }
   Random& prng() { return prng_; }
   const Random& prng() const { return prng_; }
 
   double cash_amount() const { return cash_amount_; }
   double get_cash_amount() const { return cash_amount_; }
-  void set_cash_amount(double cash) { cash_amount_ = cash; }
-  void update_cash_amount(double delta) { cash_amount_ += delta; }
+  // Cash and asset volumes change with executions (the engine) and may be
+  // set in setup() and the callbacks; not in submit_orders() (see the
+  // contract).
+  void set_cash_amount(double cash);
+  void update_cash_amount(double delta);
 
   bool is_market_accessible(int market_id) const {
     return market_id >= 0 &&
@@ -119,17 +132,39 @@ class PAMS_EXPORT Agent {
     return accessible_order_;
   }
 
+ protected:
+  // Prints "warning: <message>" to stderr the first time the simulation
+  // sees that message (as Python's warnings module does). Callable from
+  // any method; a warning from submit_orders() under a parallel runner is
+  // printed when its round ends, in the order SequentialRunner prints it.
+  void warn(std::string_view message);
+  Logger* logger() const { return logger_; }
+
  private:
+  friend class internal::AgentAccess;
+  // Records a change of cash or asset volumes: into the journal that keeps
+  // worker replicas in step, and as a change of public state (the parallel
+  // runners check that submit_orders() made none).
+  void PublicStateChanged();
+  void RecordCash();
+  void RecordVolume(int market_id);
+
   int agent_id_;
   std::string name_;
   std::string class_name_;
   Random prng_;
-  Simulator* simulator_;
+  const SimulatorView* simulator_;
   Logger* logger_;
   double cash_amount_ = 0.0;
   std::vector<int64_t> asset_volumes_;  // indexed by market id
   std::vector<uint8_t> accessible_;     // indexed by market id
   std::vector<int> accessible_order_;
+
+  // Engine bookkeeping (internal::AgentAccess).
+  SimulationJournal* journal_ = nullptr;
+  uint64_t public_state_version_ = 0;
+  bool defer_warnings_ = false;
+  std::vector<std::string> deferred_warnings_;
 };
 
 // HighFrequencyAgent: the base of agents that act after every batch of normal

@@ -35,7 +35,7 @@
 namespace pams {
 
 class Logger;
-class MarketJournal;
+class SimulationJournal;
 class Settings;
 class Simulator;
 
@@ -87,7 +87,6 @@ class PAMS_EXPORT Market {
   }
   bool is_running() const { return is_running_; }
   int64_t get_time() const { return time_; }
-  Simulator* simulator() const { return simulator_; }
 
   // --- Histories. t defaults to the current step. Asking for a future step,
   // a negative step, or a required value that is None throws
@@ -220,6 +219,9 @@ class PAMS_EXPORT Market {
   void change_fundamental_price(double scale);
 
  protected:
+  // The simulation, for subclasses' setup() (e.g. to find markets by name).
+  // Not for agents: they read markets through const methods only.
+  Simulator* simulator() const { return simulator_; }
   // The histories, for subclasses that preset step-0 values in setup().
   // Entries after get_time() hold defaults (None or 0) until their step.
   Histories& histories() { return h_; }
@@ -227,10 +229,10 @@ class PAMS_EXPORT Market {
   Random& prng() { return prng_; }
 
  private:
-  friend class MarketJournal;
+  friend class SimulationJournal;
   // Records every change made through the mutations into `journal` (null:
-  // none), for replicas in worker processes (see MarketJournal).
-  void set_journal(MarketJournal* journal) { journal_ = journal; }
+  // none), for replicas in worker processes (see SimulationJournal).
+  void set_journal(SimulationJournal* journal) { journal_ = journal; }
   // Replays a recorded change_fundamental_price (the replica's own
   // Fundamentals are not used).
   void ReplaySetFundamentalPrice(int64_t t, double price);
@@ -257,7 +259,7 @@ class PAMS_EXPORT Market {
   std::string name_;
   Logger* logger_;
   std::string class_name_;
-  MarketJournal* journal_ = nullptr;
+  SimulationJournal* journal_ = nullptr;
 
   bool is_running_ = false;
   double tick_size_ = 1.0;

@@ -9,25 +9,31 @@
 // rounds. A round asks the next (maxNormalOrders - orders so far) agents at
 // once: exactly the agents SequentialRunner would ask, since each can place
 // at most one batch. Their orders are then committed in shuffled order, with
-// SequentialRunner's checks. There is no speculative call and no rollback;
-// parallelism is bounded by maxNormalOrders.
+// SequentialRunner's checks, and their warnings printed in that order. There
+// is no speculative call and no rollback; parallelism is bounded by
+// maxNormalOrders.
 //
 // Config keys (in "simulation"):
 //   numParallel  workers (threads or processes); default: CPUs - 1, >= 1.
-//                At most min(numParallel, largest maxNormalOrders) run.
+//                At most min(numParallel, largest maxNormalOrders) run; when
+//                that is 1, one warning says that nothing runs in parallel.
 //   startMethod  processes only: "spawn", "forkserver" or "fork"; default
 //                the runner's default_start_method().
 //   workerTimeout  processes only: seconds a task may take before the run
 //                stops with an error; default 0 (no limit).
 //
-// The agents' contract (see agent.h) is what makes this safe: during a
-// round, agents only read markets (const methods) and change themselves.
+// The agent contract (simulator_view.h) is what makes this safe: during a
+// round, agents only read what their view shows and change their own
+// subclass fields and prng. An agent that changes its cash or asset volumes
+// in submit_orders() stops the run with an error naming it (other agents
+// of its round could not see the change as SequentialRunner shows it).
 // Threads: nothing else runs meanwhile, so reads never race. Processes:
 // each worker keeps a replica of the simulation, built from the same config
-// and seed, kept in step by the market journal (only what changed since the
-// worker's last task is sent), and receives the agent's whole state with
-// each task and returns it (Agent::serialize_state), so agents with state
-// beyond their prng stay identical too.
+// and seed and kept in step by a journal of changes (only what changed
+// since the worker was last brought up to date is sent), and receives the
+// agent's whole state with each task and returns it
+// (Agent::serialize_state), so agents with state beyond their prng stay
+// identical too.
 
 #ifndef PAMS_RUNNERS_PARALLEL_RUNNERS_H_
 #define PAMS_RUNNERS_PARALLEL_RUNNERS_H_
@@ -42,8 +48,8 @@
 
 namespace pams {
 
-class MarketJournal;
 class Settings;
+class SimulationJournal;
 
 // The rounds; subclasses run a round's calls.
 class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
@@ -62,6 +68,7 @@ class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
   struct TaskResult {
     std::vector<Action> actions;
     std::string error;  // non-empty: submit_orders failed with this message
+    std::vector<std::string> warnings;  // what it warned, in order
   };
 
   void configure(const Settings& simulation) override;
@@ -69,8 +76,8 @@ class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
                                          LazySample<Agent*>* agents) override;
 
   // Calls submit_orders of every agent, in parallel, leaving agents[i]'s
-  // outcome in (*results)[i] (results has agents.size() entries). When it
-  // returns, each agent is in the state its call left it in.
+  // outcome in (*results)[i] (results has agents.size() entries, cleared).
+  // When it returns, each agent is in the state its call left it in.
   virtual void RunRound(std::span<Agent* const> agents,
                         std::vector<TaskResult>* results) = 0;
 
@@ -122,14 +129,17 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   void configure(const Settings& simulation) override;
   void on_run_start() override;
   void on_run_end() override;
+  void on_step_end() override;
   void RunRound(std::span<Agent* const> agents,
                 std::vector<TaskResult>* results) override;
 
  private:
   class Workers;
+  // Whether a round of one task runs in this process instead of a worker.
+  bool RunsSingleTasksHere() const;
   std::string start_method_;
   double worker_timeout_ = 0;
-  std::unique_ptr<MarketJournal> journal_;
+  std::unique_ptr<SimulationJournal> journal_;
   std::unique_ptr<Workers> workers_;
 };
 

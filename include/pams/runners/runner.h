@@ -40,6 +40,10 @@ namespace pams {
 class Logger;
 class Settings;
 
+namespace internal {
+class RunnerAccess;
+}  // namespace internal
+
 class PAMS_EXPORT Runner {
  public:
   // settings: the whole config. prng: the runner's generator (PAMS's
@@ -60,9 +64,11 @@ class PAMS_EXPORT Runner {
   // (in the order setup() meets them, repeats dropped; empty: the config is
   // valid). A group
   // that fails is left out, so what refers to it is not checked further.
-  // The runner cannot run afterwards. REQUIRES: setup() was not called.
+  // The runner cannot run afterwards (run() throws SimulationError).
+  // REQUIRES: setup() was not called (else SimulationError).
   std::vector<ConfigError> validate();
-  // Runs every session. REQUIRES: setup() succeeded.
+  // Runs every session. REQUIRES (else SimulationError): setup() succeeded,
+  // validate() was not called, and run() was not called before.
   void run();
   // setup() then run(), then prints "# INITIALIZATION TIME s" and
   // "# EXECUTION TIME s" to out as PAMS's Runner.main does.
@@ -79,27 +85,28 @@ class PAMS_EXPORT Runner {
   // Default: nothing.
   virtual void worker_initializer() {}
 
-  // Marks this runner as the replica inside a worker process: it is set up
-  // like the main one but never runs, starts no workers and prints no
-  // warnings.
-  void set_replica() { replica_ = true; }
-  bool is_replica() const { return replica_; }
-
   Simulator& simulator() { return *simulator_; }
   const Simulator& simulator() const { return *simulator_; }
   const Json& settings() const { return settings_; }
   const ClassRegistry& registry() const { return registry_; }
   // The name this runner's class is registered under (worker processes
-  // recreate the runner by it). Set by ClassRegistry::create_runner.
+  // recreate the runner by it).
   const std::string& class_name() const { return class_name_; }
-  // The runner's generator as it was given, before any draw (worker
-  // processes rebuild the simulation from it).
-  const Random::State& initial_prng_state() const { return initial_prng_state_; }
-  void set_class_name(std::string name) { class_name_ = std::move(name); }
   double initialization_seconds() const { return initialization_seconds_; }
   double execution_seconds() const { return execution_seconds_; }
 
  protected:
+  // Whether this runner is the replica inside a worker process: it is set
+  // up like the main one but never runs, starts no workers and prints no
+  // warnings.
+  bool is_replica() const { return replica_; }
+  // The runner's generator as it was given, before any draw (worker
+  // processes rebuild the simulation from it).
+  const Random::State& initial_prng_state() const { return initial_prng_state_; }
+  // Subclasses' constructors name their class (ClassRegistry::create_runner
+  // sets the registered name).
+  void set_class_name(std::string name) { class_name_ = std::move(name); }
+
   // One batch of actions from one agent.
   struct Batch {
     Agent* agent = nullptr;
@@ -123,6 +130,10 @@ class PAMS_EXPORT Runner {
   // parallel runners to start and stop their workers. Default: nothing.
   virtual void on_run_start() {}
   virtual void on_run_end() {}
+  // Called at the end of every step, after the markets moved on (the
+  // multi-process runner keeps idle workers' replicas in step here).
+  // Default: nothing.
+  virtual void on_step_end() {}
 
   // A cleared batch to fill for `agent`; commit it with commit_batch() or
   // drop it by not committing (it is reused).
@@ -138,6 +149,8 @@ class PAMS_EXPORT Runner {
   Random& prng() { return prng_; }
 
  private:
+  friend class ClassRegistry;          // set_class_name of created runners
+  friend class internal::RunnerAccess;  // set_replica in worker processes
   void GenerateMarkets();
   void GenerateMarketGroup(const std::string& name, int* market_id);
   void SetFundamentalCorrelations();
@@ -158,8 +171,9 @@ class PAMS_EXPORT Runner {
   bool Attempt(const std::function<void()>& fn);
   // Whether `group` is a market group that validate() left out.
   bool IsFailedGroup(const std::string& group) const;
-  // Stops workers and flushes the logger after an error.
-  void Abort();
+  // Stops workers and flushes the logger after an error; returns what
+  // failed meanwhile ("; then ..."), to be added to the error's message.
+  std::string Abort();
 
   Json settings_;
   std::string class_name_ = "SequentialRunner";
@@ -169,9 +183,13 @@ class PAMS_EXPORT Runner {
   const ClassRegistry& registry_;
   std::unique_ptr<Simulator> simulator_;
   bool set_up_ = false;
+  bool validated_ = false;
+  bool ran_ = false;
   // Set while validate() runs: the errors found and the groups left out.
   std::vector<ConfigError>* collected_errors_ = nullptr;
   std::vector<std::string> failed_groups_;
+  // Market groups of numMarkets 0 (no agent may trade in them).
+  std::vector<std::string> empty_market_groups_;
 
   // Setups deferred until every object exists, in PAMS's order, with the
   // config entry each belongs to (for error messages).

@@ -6,9 +6,12 @@
 // Markets, agents, sessions and events are owned here and live as long as the
 // simulator; ids are their positions (market_id 0 is markets()[0], ...).
 //
-// Threading: mutated by the thread that runs the simulation only. Agents in
-// a parallel phase may call the const lookups (markets(), market(id), ...)
-// concurrently.
+// Agents do not see the Simulator: they get its read-only view()
+// (simulator_view.h), which says what they may read. Events, markets and
+// loggers get the Simulator itself.
+//
+// Threading: used by the thread that runs the simulation only (the view's
+// readers excepted, see simulator_view.h).
 
 #ifndef PAMS_SIMULATOR_SIMULATOR_H_
 #define PAMS_SIMULATOR_SIMULATOR_H_
@@ -17,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -29,11 +33,17 @@
 #include "pams/market/market.h"
 #include "pams/random/random.h"
 #include "pams/simulator/session.h"
+#include "pams/simulator/simulator_view.h"
 
 namespace pams {
 
 class IndexMarket;
 class Logger;
+class SimulationJournal;
+
+namespace internal {
+class SimulatorAccess;
+}  // namespace internal
 
 class PAMS_EXPORT Simulator {
  public:
@@ -49,8 +59,10 @@ class PAMS_EXPORT Simulator {
   Fundamentals& fundamentals() { return fundamentals_; }
   const Fundamentals& fundamentals() const { return fundamentals_; }
   Random& prng() { return prng_; }
+  // What agents see of this simulator.
+  const SimulatorView& view() const { return view_; }
 
-  // --- Lookup (const; safe in parallel phases). ---
+  // --- Lookup. ---
   Markets markets() const { return const_markets_; }
   const std::vector<std::unique_ptr<Market>>& market_objects() const {
     return markets_;
@@ -58,8 +70,9 @@ class PAMS_EXPORT Simulator {
   Market& market(int market_id) const { return *markets_.at(market_id); }
   // nullptr when there is no such market.
   Market* find_market(const std::string& name) const;
-  // The markets of a config group (e.g. "SpotMarket-N"); nullptr if none.
-  const std::vector<Market*>* find_market_group(const std::string& group) const;
+  // The markets of a config group (e.g. "SpotMarket"); nullptr if none.
+  const std::vector<const Market*>* find_market_group(
+      const std::string& group) const;
 
   const std::vector<std::unique_ptr<Agent>>& agents() const { return agents_; }
   Agent& agent(int agent_id) const { return *agents_.at(agent_id); }
@@ -74,10 +87,23 @@ class PAMS_EXPORT Simulator {
   const std::vector<std::unique_ptr<Session>>& sessions() const {
     return sessions_;
   }
+  std::span<const Session* const> const_sessions() const {
+    return const_sessions_;
+  }
   Session* current_session() const { return current_session_; }
-  void set_current_session(Session* session) { current_session_ = session; }
+  void set_current_session(Session* session);
+  // The current step: -1 before the run, then advanced by
+  // update_times_on_markets().
+  int64_t time() const { return time_; }
 
   const std::vector<std::unique_ptr<Event>>& events() const { return events_; }
+
+  // The steps of all sessions together: the run's times are 0 ..
+  // total_steps(). Known before any session, market, agent or event is set
+  // up (the runner reads every session's iterationSteps first), so setups
+  // and hook registrations may rely on it.
+  int64_t total_steps() const { return total_steps_; }
+  void set_total_steps(int64_t steps) { total_steps_ = steps; }
 
   // --- Building (the runner). Each throws ConfigError for a duplicate name.
   // REQUIRES: ids are given in order 0, 1, 2, ...
@@ -107,11 +133,8 @@ class PAMS_EXPORT Simulator {
   // Prints "warning: <message>" to stderr the first time a message is seen
   // (as Python's warnings module does for PAMS's warnings).
   // Cheap when the message was seen before (no allocation), since some
-  // warnings come with every order.
+  // warnings come with every order. Agents warn through Agent::warn.
   void warn(std::string_view message);
-  // A quiet simulator warns about nothing (replicas in worker processes,
-  // whose warnings the main process prints already).
-  void set_quiet(bool quiet) { quiet_ = quiet; }
 
   // The directory of the config file, for classes that read files named
   // relative to it (e.g. a TensorFlow agent's modelPath); empty: the
@@ -120,6 +143,7 @@ class PAMS_EXPORT Simulator {
   void set_config_directory(std::string dir) { config_directory_ = std::move(dir); }
 
  private:
+  friend class internal::SimulatorAccess;
   // The hooks of one (type, before/after) pair: those for every step, then
   // those for specific steps, each in registration order, as PAMS.
   struct HookTable {
@@ -138,6 +162,7 @@ class PAMS_EXPORT Simulator {
   Random prng_;
   Logger* logger_;
   Fundamentals fundamentals_;
+  SimulatorView view_{this};
 
   std::vector<std::unique_ptr<Market>> markets_;
   std::vector<const Market*> const_markets_;
@@ -145,7 +170,7 @@ class PAMS_EXPORT Simulator {
   std::vector<Market*> plain_markets_;
   std::vector<IndexMarket*> index_markets_;
   std::unordered_map<std::string, Market*> name_to_market_;
-  std::unordered_map<std::string, std::vector<Market*>> market_groups_;
+  std::unordered_map<std::string, std::vector<const Market*>> market_groups_;
 
   std::vector<std::unique_ptr<Agent>> agents_;
   std::vector<Agent*> normal_agents_;
@@ -153,14 +178,21 @@ class PAMS_EXPORT Simulator {
   std::unordered_map<std::string, Agent*> name_to_agent_;
 
   std::vector<std::unique_ptr<Session>> sessions_;
+  std::vector<const Session*> const_sessions_;
   std::unordered_map<std::string, Session*> name_to_session_;
   Session* current_session_ = nullptr;
+  int64_t time_ = -1;
 
   std::vector<std::unique_ptr<Event>> events_;
   HookTable hooks_[kNumHookSlots];
+  int64_t total_steps_ = 0;
 
   std::set<std::string, std::less<>> warned_;
+  // Engine bookkeeping (internal::SimulatorAccess): a quiet simulator (a
+  // worker's replica, whose warnings the main process prints) warns about
+  // nothing; the journal records what replicas must repeat.
   bool quiet_ = false;
+  SimulationJournal* journal_ = nullptr;
   std::string config_directory_;
 };
 

@@ -1,7 +1,8 @@
-// MarketJournal: replaying what a run recorded into a replica built from the
-// same config and seed gives bit-identical markets, whole or in pieces.
+// SimulationJournal: replaying what a run recorded into a replica built from
+// the same config and seed gives bit-identical markets, agents' public state,
+// session and time (everything an agent's view shows), whole or in pieces.
 
-#include "market/market_journal.h"
+#include "simulator/simulation_journal.h"
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,9 @@
 #include "pams/market/market.h"
 #include "pams/runners/class_registry.h"
 #include "pams/runners/runner.h"
+#include "pams/simulator/session.h"
+#include "pams/simulator/simulator.h"
+#include "runners/runner_access.h"
 
 namespace pams {
 namespace {
@@ -48,32 +52,52 @@ std::string Describe(const Market& m) {
   return out;
 }
 
-// Takes a snapshot of every market, and of the journal's end, at the end of
-// each session.
+// Everything an agent's view shows of the simulation, as text.
+std::string Describe(const Simulator& sim) {
+  std::string out;
+  for (const Market* m : sim.markets()) out += Describe(*m) + "\n";
+  const SimulatorView& view = sim.view();
+  out += "time " + std::to_string(view.time());
+  if (view.current_session() != nullptr) {
+    out += " session " + std::to_string(view.current_session()->session_id());
+  }
+  out += "\n";
+  for (int id = 0; id < view.num_agents(); ++id) {
+    const AgentView a = view.agent(id);
+    out += std::to_string(std::bit_cast<uint64_t>(a.cash_amount()));
+    for (int market_id : a.accessible_market_ids()) {
+      out += " " + std::to_string(market_id) + "=" +
+             std::to_string(a.get_asset_volume(market_id));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+// Takes a snapshot of the simulation, and of the journal's end, at the end
+// of each session.
 class Snapshots : public Logger {
  public:
-  explicit Snapshots(const MarketJournal* journal) : journal_(journal) {}
+  explicit Snapshots(const SimulationJournal* journal) : journal_(journal) {}
   void process_session_end_log(const SessionEndLog& log) override {
-    std::string all;
-    for (const Market* m : log.simulator.markets()) all += Describe(*m) + "\n";
-    taken.emplace_back(journal_->end(), all);
+    taken.emplace_back(journal_->end(), Describe(log.simulator));
   }
   std::vector<std::pair<uint64_t, std::string>> taken;
 
  private:
-  const MarketJournal* journal_;
+  const SimulationJournal* journal_;
 };
 
-TEST(MarketJournalTest, ReplayMakesAReplicaIdentical) {
+TEST(SimulationJournalTest, ReplayMakesAReplicaIdentical) {
   const ClassRegistry registry = ClassRegistry::WithBuiltins();
-  MarketJournal journal;
+  SimulationJournal journal;
   Snapshots snapshots(&journal);
   SequentialRunner main(Config(), Random(11), &snapshots, registry);
   SequentialRunner replica(Config(), Random(11), nullptr, registry);
   main.setup();
-  replica.set_replica();
+  internal::RunnerAccess::SetReplica(&replica);
   replica.setup();
-  MarketJournal::Attach(main.simulator(), &journal);
+  SimulationJournal::Attach(&main.simulator(), &journal);
   main.run();
   ASSERT_EQ(snapshots.taken.size(), 4u);
   ASSERT_GT(journal.end(), 1000u);
@@ -81,18 +105,17 @@ TEST(MarketJournalTest, ReplayMakesAReplicaIdentical) {
   // does: after each piece the replica equals the snapshot.
   uint64_t applied = 0;
   for (const auto& [position, expected] : snapshots.taken) {
-    MarketJournal::Replay(journal.since(applied).substr(0, position - applied),
+    SimulationJournal::Replay(journal.since(applied).substr(0, position - applied),
                           &replica.simulator());
     journal.discard_before(position);
     applied = position;
-    std::string all;
-    for (const Market* m : replica.simulator().markets()) all += Describe(*m) + "\n";
-    EXPECT_EQ(all, expected) << "after " << position << " bytes";
+    EXPECT_EQ(Describe(replica.simulator()), expected)
+        << "after " << position << " bytes";
   }
 }
 
-TEST(MarketJournalTest, PositionsSurviveDiscarding) {
-  MarketJournal journal;
+TEST(SimulationJournalTest, PositionsSurviveDiscarding) {
+  SimulationJournal journal;
   journal.RecordExecution(0);
   const uint64_t first = journal.end();
   journal.RecordSetRunning(0, true);
@@ -102,18 +125,18 @@ TEST(MarketJournalTest, PositionsSurviveDiscarding) {
   EXPECT_THROW(journal.since(0), SimulationError);
 }
 
-TEST(MarketJournalTest, CorruptBytesAreAnError) {
+TEST(SimulationJournalTest, CorruptBytesAreAnError) {
   const ClassRegistry registry = ClassRegistry::WithBuiltins();
   SequentialRunner replica(Config(), Random(1), nullptr, registry);
   replica.setup();
-  EXPECT_THROW(MarketJournal::Replay(std::string("\x63\0\0\0\0", 5),
+  EXPECT_THROW(SimulationJournal::Replay(std::string("\x63\0\0\0\0", 5),
                                      &replica.simulator()),
                SimulationError);
-  MarketJournal journal;
+  SimulationJournal journal;
   journal.RecordExecution(99);  // no such market
-  EXPECT_THROW(MarketJournal::Replay(journal.since(0), &replica.simulator()),
+  EXPECT_THROW(SimulationJournal::Replay(journal.since(0), &replica.simulator()),
                SimulationError);
-  EXPECT_THROW(MarketJournal::Replay(std::string("\x01\0", 2),
+  EXPECT_THROW(SimulationJournal::Replay(std::string("\x01\0", 2),
                                      &replica.simulator()),
                SimulationError);  // truncated
 }
