@@ -32,7 +32,7 @@ def run(args, config, *extra, env=None):
                          capture_output=True, text=True, env=env, check=True)
     t = float(re.search(r"^# EXECUTION TIME (\S+)$", out.stdout, re.M).group(1))
     workers = [(float(a), int(b), int(c)) for a, b, c in re.findall(
-        r"# WORKER \d+ pid \d+ ready after (\S+) s, memory (\d+) MiB \(peak (\d+) MiB\)",
+        r"# WORKER \d+ pid \d+ ready after (\S+) s, memory (\d+) MiB \(peak (\d+) MiB",
         out.stderr)]
     return t, workers
 

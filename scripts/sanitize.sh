@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make sanitize: the whole test suite under AddressSanitizer and
-# UndefinedBehaviorSanitizer (build-asan/: every ctest test, the end-to-end
-# ones running the instrumented pams), then what runs threads under
+# UndefinedBehaviorSanitizer, built with clang (build-asan/: every ctest
+# test, the end-to-end ones running the instrumented pams; clang's UBSan
+# includes float-cast-overflow, a double cast to an integer it does not fit,
+# which GCC's does not check), then what runs threads under
 # ThreadSanitizer (build-tsan/: the runner unit tests, the events CSV
 # logger's writer thread, and MultiThreadAgentParallelRunner against
 # SequentialRunner on every sample). Any report fails the job.
@@ -13,8 +15,14 @@ common=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPAMS_BUILD_BENCHMARKS=OFF
         "-DPAMS_TENSORFLOW_LIBRARY=$tf_lib")
 jobs="$(nproc)"
 
-echo "== AddressSanitizer + UndefinedBehaviorSanitizer: the whole test suite"
-cmake -S . -B build-asan "${common[@]}" -DPAMS_SANITIZE=address,undefined >/dev/null
+clang="$(command -v clang++-14 || command -v clang++ || true)"
+if [ -z "$clang" ]; then
+  echo "sanitize: clang++ not found (scripts/install-deps.sh installs clang-14)" >&2
+  exit 1
+fi
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer (clang): the whole test suite"
+cmake -S . -B build-asan "${common[@]}" -DCMAKE_CXX_COMPILER="$clang" \
+  -DPAMS_SANITIZE=address,undefined,float-cast-overflow >/dev/null
 cmake --build build-asan -j "$jobs"
 # Leaks are errors (but for fontconfig's cache, tests/sanitizers/lsan.supp);
 # UBSan stops at the first report (-fno-sanitize-recover).

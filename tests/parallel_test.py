@@ -11,9 +11,17 @@
   aside), leaving no process behind and valid CSV lines.
 * interrupt: Ctrl-C (SIGINT to the process group) stops a run and its
   workers with exit status 130 and complete CSV lines.
+* contract: the agent contract (simulator_view.h) under every runner and
+  start method: ProbeAgents, whose orders depend on everything an agent may
+  read (markets, sessions, the current session and time, every agent's
+  public state, their own state), give step, agent and events CSVs and
+  warnings (each once, in the same order) identical to SequentialRunner's;
+  an agent that changes its cash in submit_orders runs under
+  SequentialRunner and is refused, with its name, by the parallel runners.
 
 Usage: parallel_test.py --pams BIN --plugin SAMPLES_LIB --test-agents LIB
-                        [--only identical|faults|interrupt] [--threads-only]
+                        [--only identical|faults|interrupt|contract]
+                        [--threads-only]
 """
 import argparse
 import csv
@@ -40,12 +48,12 @@ class Checker:
         self.failures = []
         self.count = 0
 
-    def run(self, config, seed, runner=None, sets=(), env=None, tag=""):
+    def run(self, config, seed, runner=None, sets=(), env=None, tag="", extra=()):
         steps = os.path.join(self.tmp, f"steps{tag}.csv")
         agents = os.path.join(self.tmp, f"agents{tag}.csv")
         cmd = [self.args.pams, "run", os.path.join(ROOT, config), "--seed", str(seed),
                "--plugin", self.args.plugin, "--plugin", self.args.test_agents,
-               "--steps-csv", steps, "--agents-csv", agents]
+               "--steps-csv", steps, "--agents-csv", agents, *extra]
         if runner:
             cmd += ["--runner", runner]
         for s in sets:
@@ -215,19 +223,83 @@ def interrupt(c):
     print("interrupt: 4 cases", flush=True)
 
 
+def contract(c):
+    config = "tests/parallel/contract.json"
+
+    def run(runner, sets, tag):
+        events = os.path.join(c.tmp, f"events{tag}.csv")
+        proc, steps, agents = c.run(config, 5, runner, list(sets) + [], tag=tag,
+                                    extra=["--events-csv", events])
+        warnings = [l for l in proc.stderr.splitlines() if l.startswith("warning: ")]
+        return proc, (c.read(steps), c.read(agents), c.read(events)), warnings
+
+    ref, expected, ref_warnings = run(None, [], "-contract-ref")
+    if ref.returncode != 0:
+        c.fail(f"contract: SequentialRunner failed: {ref.stderr[-500:]}")
+        return
+    probes = [w for w in ref_warnings if "probe " in w]
+    if len(probes) != 8:
+        c.fail(f"contract: expected 8 probe warnings, got {probes!r}")
+    variants = [(THREADS, n, None) for n in (1, 2, 4)]
+    if not c.args.threads_only:
+        variants += [(PROCESSES, n, m) for m in ("fork", "spawn", "forkserver")
+                     for n in (2, 4)]
+        variants.append((PROCESSES, 2, "fork-timeout"))
+    for runner, n, method in variants:
+        sets = [f"simulation.numParallel={n}"]
+        if method == "fork-timeout":  # every task in a worker, even lone ones
+            sets += ['simulation.startMethod="fork"', "simulation.workerTimeout=60"]
+        elif method:
+            sets.append(f'simulation.startMethod="{method}"')
+        proc, got, warnings = run(runner, sets, "-contract")
+        c.count += 1
+        name = f"contract {runner} numParallel={n} {method or ''}"
+        if proc.returncode != 0:
+            c.fail(f"{name}: exit {proc.returncode}: {proc.stderr[-500:]}")
+            continue
+        for what, a, b in zip(("steps", "agents", "events"), got, expected):
+            if a != b:
+                c.fail(f"{name}: the {what} CSV differs from SequentialRunner's")
+        # The runner's own note about parallelism aside, the same warnings.
+        own = [w for w in warnings if "in parallel" not in w]
+        if own != ref_warnings:
+            c.fail(f"{name}: warnings {own!r}, SequentialRunner's {ref_warnings!r}")
+
+    fee = "tests/parallel/fee.json"
+    proc, _, _ = c.run(fee, 1, None, [], tag="-fee")
+    if proc.returncode != 0:
+        c.fail(f"fee: SequentialRunner refused it: {proc.stderr[-300:]}")
+    fee_variants = [(THREADS, None)]
+    if not c.args.threads_only:
+        fee_variants += [(PROCESSES, "fork"), (PROCESSES, "spawn")]
+    for runner, method in fee_variants:
+        sets = ["simulation.numParallel=2"]
+        if method:
+            sets.append(f'simulation.startMethod="{method}"')
+        proc, _, _ = c.run(fee, 1, runner, sets, tag="-fee")
+        c.count += 1
+        errors = [l for l in proc.stderr.splitlines() if l.startswith("error: ")]
+        if proc.returncode != 1 or len(errors) != 1 or \
+                not re.search(r"agent Payers-\d \(FeeAgent\) failed in submit_orders "
+                              r"at step \d+: it changed its cash", errors[0]):
+            c.fail(f"fee {runner} {method or ''}: exit {proc.returncode}, {errors!r}")
+    print(f"contract: {len(variants)} runs compared, {len(fee_variants)} refused",
+          flush=True)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--pams", required=True)
     p.add_argument("--plugin", required=True)
     p.add_argument("--test-agents", required=True)
-    p.add_argument("--only", choices=["identical", "faults", "interrupt"])
+    p.add_argument("--only", choices=["identical", "faults", "interrupt", "contract"])
     p.add_argument("--threads-only", action="store_true",
                    help="identical: only MultiThreadAgentParallelRunner (the "
                         "ThreadSanitizer job)")
     args = p.parse_args()
     c = Checker(args)
     for name, fn in (("identical", identical), ("faults", faults),
-                     ("interrupt", interrupt)):
+                     ("interrupt", interrupt), ("contract", contract)):
         if args.only in (None, name):
             fn(c)
     print(f"{c.count} runs, {len(c.failures)} failures")

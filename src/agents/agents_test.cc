@@ -73,8 +73,15 @@ class AgentsTest : public ::testing::Test {
     idx_->update_time(idx_->compute_fundamental_index(t));
   }
   void Add(Market* m, bool is_buy, std::optional<double> price, int64_t vol) {
-    Order o = price ? Order::Limit(0, m->market_id(), is_buy, *price, vol)
-                    : Order::Market(0, m->market_id(), is_buy, vol);
+    Order o = price ? Order::Limit({.agent_id = 0,
+                                    .market_id = m->market_id(),
+                                    .is_buy = is_buy,
+                                    .price = *price,
+                                    .volume = vol})
+                    : Order::Market({.agent_id = 0,
+                                     .market_id = m->market_id(),
+                                     .is_buy = is_buy,
+                                     .volume = vol});
     m->add_order(&o);
     std::vector<ExecutionLog> logs;
     if (m->is_running()) m->execution(&logs);

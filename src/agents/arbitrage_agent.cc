@@ -50,24 +50,36 @@ void ArbitrageAgent::SubmitOrdersForIndex(const IndexMarket& index,
       static_cast<int64_t>(spots.size()) * order_volume_;
   if (market_price < market_index &&
       market_index - market_price > order_threshold_price_) {
-    orders->push_back(Order::Limit(agent_id(), index.market_id(), true,
-                                   index.get_market_price(), index_volume,
-                                   order_time_length_));
+    orders->push_back(Order::Limit({.agent_id = agent_id(),
+                                    .market_id = index.market_id(),
+                                    .is_buy = true,
+                                    .price = index.get_market_price(),
+                                    .volume = index_volume,
+                                    .ttl = order_time_length_}));
     for (const Market* m : spots) {
-      orders->push_back(Order::Limit(agent_id(), m->market_id(), false,
-                                     m->get_market_price(), order_volume_,
-                                     order_time_length_));
+      orders->push_back(Order::Limit({.agent_id = agent_id(),
+                                      .market_id = m->market_id(),
+                                      .is_buy = false,
+                                      .price = m->get_market_price(),
+                                      .volume = order_volume_,
+                                      .ttl = order_time_length_}));
     }
   }
   if (market_price > market_index &&
       market_price - market_index > order_threshold_price_) {
-    orders->push_back(Order::Limit(agent_id(), index.market_id(), false,
-                                   index.get_market_price(), index_volume,
-                                   order_time_length_));
+    orders->push_back(Order::Limit({.agent_id = agent_id(),
+                                    .market_id = index.market_id(),
+                                    .is_buy = false,
+                                    .price = index.get_market_price(),
+                                    .volume = index_volume,
+                                    .ttl = order_time_length_}));
     for (const Market* m : spots) {
-      orders->push_back(Order::Limit(agent_id(), m->market_id(), true,
-                                     m->get_market_price(), order_volume_,
-                                     order_time_length_));
+      orders->push_back(Order::Limit({.agent_id = agent_id(),
+                                      .market_id = m->market_id(),
+                                      .is_buy = true,
+                                      .price = m->get_market_price(),
+                                      .volume = order_volume_,
+                                      .ttl = order_time_length_}));
     }
   }
 }

@@ -113,14 +113,22 @@ void FCNAgent::submit_orders_by_market(const Market& market,
       Invalid(*this, "orderMargin must be in [0, 1] for fixed margins");
     }
     if (expected_future_price > market_price) {
-      orders->push_back(Order::Limit(agent_id(), market_id, true,
-                                     expected_future_price * (1 - order_margin_),
-                                     1, time_window_size_));
+      orders->push_back(
+          Order::Limit({.agent_id = agent_id(),
+                        .market_id = market_id,
+                        .is_buy = true,
+                        .price = expected_future_price * (1 - order_margin_),
+                        .volume = 1,
+                        .ttl = time_window_size_}));
     }
     if (expected_future_price < market_price) {
-      orders->push_back(Order::Limit(agent_id(), market_id, false,
-                                     expected_future_price * (1 + order_margin_),
-                                     1, time_window_size_));
+      orders->push_back(
+          Order::Limit({.agent_id = agent_id(),
+                        .market_id = market_id,
+                        .is_buy = false,
+                        .price = expected_future_price * (1 + order_margin_),
+                        .volume = 1,
+                        .ttl = time_window_size_}));
     }
   } else {
     if (!(order_margin_ >= 0.0)) {
@@ -130,12 +138,20 @@ void FCNAgent::submit_orders_by_market(const Market& market,
         expected_future_price + prng().gauss(0.0, 1.0) * order_margin_;
     if (!(order_price >= 0.0)) Invalid(*this, "order price is negative");
     if (expected_future_price > market_price) {
-      orders->push_back(
-          Order::Limit(agent_id(), market_id, true, order_price, 1, time_window_size_));
+      orders->push_back(Order::Limit({.agent_id = agent_id(),
+                                      .market_id = market_id,
+                                      .is_buy = true,
+                                      .price = order_price,
+                                      .volume = 1,
+                                      .ttl = time_window_size_}));
     }
     if (expected_future_price < market_price) {
-      orders->push_back(Order::Limit(agent_id(), market_id, false, order_price,
-                                     1, time_window_size_));
+      orders->push_back(Order::Limit({.agent_id = agent_id(),
+                                      .market_id = market_id,
+                                      .is_buy = false,
+                                      .price = order_price,
+                                      .volume = 1,
+                                      .ttl = time_window_size_}));
     }
   }
 }

@@ -68,12 +68,18 @@ void MarketMakerAgent::submit_orders(Markets markets,
   }
   const double price_margin =
       target.get_fundamental_price() * net_interest_spread_ * 0.5;
-  orders->push_back(Order::Limit(agent_id(), target_market_id_, true,
-                                 base_price - price_margin, 1,
-                                 order_time_length_));
-  orders->push_back(Order::Limit(agent_id(), target_market_id_, false,
-                                 base_price + price_margin, 1,
-                                 order_time_length_));
+  orders->push_back(Order::Limit({.agent_id = agent_id(),
+                                  .market_id = target_market_id_,
+                                  .is_buy = true,
+                                  .price = base_price - price_margin,
+                                  .volume = 1,
+                                  .ttl = order_time_length_}));
+  orders->push_back(Order::Limit({.agent_id = agent_id(),
+                                  .market_id = target_market_id_,
+                                  .is_buy = false,
+                                  .price = base_price + price_margin,
+                                  .volume = 1,
+                                  .ttl = order_time_length_}));
 }
 
 }  // namespace pams

@@ -18,8 +18,12 @@ void TestAgent::submit_orders(Markets markets, std::vector<Action>* orders) {
     const int64_t time_length = prng().randint(1, time_length_scale);
     const double p = prng().random();
     if (p < buy_chance + sell_chance) {
-      orders->push_back(Order::Limit(agent_id(), market->market_id(),
-                                     p < buy_chance, price, volume, time_length));
+      orders->push_back(Order::Limit({.agent_id = agent_id(),
+                                      .market_id = market->market_id(),
+                                      .is_buy = p < buy_chance,
+                                      .price = price,
+                                      .volume = volume,
+                                      .ttl = time_length}));
     }
   }
 }

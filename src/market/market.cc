@@ -14,6 +14,7 @@
 #include "pams/logs/logger.h"
 #include "pams/simulator/simulator.h"
 #include "simulator/simulation_journal.h"
+#include "util/python_format.h"
 
 namespace pams {
 
@@ -129,22 +130,33 @@ std::span<const int64_t> Market::executed_volumes() const {
 
 // --- Tick grid ---
 
+int64_t Market::ToTickLevel(double level, double price) const {
+  // Casting a double outside int64's range is undefined; PAMS's Python ints
+  // would go on, but ~9e18 ticks is no price a market can hold.
+  if (!(std::fabs(level) < 9.2e18)) {
+    throw SimulationError("price " + PythonFloat(price) + " is out of range for "
+                          "market " + name_ + " (tick size " +
+                          PythonFloat(tick_size_) + "): more than 9.2e18 ticks");
+  }
+  return static_cast<int64_t>(level);
+}
+
 std::optional<int64_t> Market::TickLevelIfOnTick(double price) const {
   const double ratio = price / tick_size_;
   const double level = std::nearbyint(ratio);  // Python's round(): half even
   const double tolerance = std::min(4 * Ulp(std::max(1.0, std::fabs(ratio))), 0.25);
-  if (std::fabs(ratio - level) <= tolerance) return static_cast<int64_t>(level);
+  if (std::fabs(ratio - level) <= tolerance) return ToTickLevel(level, price);
   return std::nullopt;
 }
 
 int64_t Market::convert_to_tick_level_rounded_lower(double price) const {
   if (auto level = TickLevelIfOnTick(price)) return *level;
-  return static_cast<int64_t>(std::floor(price / tick_size_));
+  return ToTickLevel(std::floor(price / tick_size_), price);
 }
 
 int64_t Market::convert_to_tick_level_rounded_upper(double price) const {
   if (auto level = TickLevelIfOnTick(price)) return *level;
-  return static_cast<int64_t>(std::ceil(price / tick_size_));
+  return ToTickLevel(std::ceil(price / tick_size_), price);
 }
 
 int64_t Market::convert_to_tick_level(double price, bool is_buy) const {
@@ -274,10 +286,6 @@ OrderLog Market::add_order(Order* order) {
                           " was already submitted");
   }
   if (order->price) {
-    if (!(std::fabs(*order->price / tick_size_) < 9e18)) {
-      throw SimulationError("order price " + std::to_string(*order->price) +
-                            " is out of range for market " + name_);
-    }
     std::optional<int64_t> level = TickLevelIfOnTick(*order->price);
     if (!level) {
       if (simulator_ != nullptr && !warned_off_tick_) {

@@ -129,8 +129,16 @@ TEST(MarketTickTest, AcceptedOrdersAreMovedOntoTheGrid) {
     SimBuilder b;
     Market* m = b.AddMarket("m", TickJson(c.tick));
     m->update_time(300.0);
-    Order buy = Order::Limit(0, 0, true, c.price, 1);
-    Order sell = Order::Limit(0, 0, false, c.price, 1);
+    Order buy = Order::Limit({.agent_id = 0,
+                              .market_id = 0,
+                              .is_buy = true,
+                              .price = c.price,
+                              .volume = 1});
+    Order sell = Order::Limit({.agent_id = 0,
+                               .market_id = 0,
+                               .is_buy = false,
+                               .price = c.price,
+                               .volume = 1});
     const OrderLog buy_log = m->add_order(&buy);
     const OrderLog sell_log = m->add_order(&sell);
     EXPECT_EQ(Bits(*buy.price), Bits(c.buy_price));
@@ -138,6 +146,32 @@ TEST(MarketTickTest, AcceptedOrdersAreMovedOntoTheGrid) {
     EXPECT_EQ(Bits(*sell.price), Bits(c.sell_price));
     EXPECT_EQ(Bits(*sell_log.price), Bits(c.sell_price));
   }
+}
+
+// Prices of more ticks than an int64 holds (or not finite) are errors, in
+// every public conversion, not undefined behaviour.
+TEST(MarketTickTest, HugePricesAreRefused) {
+  SimBuilder b;
+  Market* m = b.AddMarket("m", TickJson(0.01));
+  m->update_time(300.0);
+  for (double price :
+       {1e17, -1e17, 1e300, std::numeric_limits<double>::infinity(),
+        std::numeric_limits<double>::quiet_NaN()}) {
+    EXPECT_THROW(m->convert_to_tick_level_rounded_lower(price), SimulationError)
+        << price;
+    EXPECT_THROW(m->convert_to_tick_level_rounded_upper(price), SimulationError)
+        << price;
+    EXPECT_THROW(m->convert_to_tick_level(price, true), SimulationError)
+        << price;
+    Order o = Order::Limit({.agent_id = 0,
+                            .market_id = 0,
+                            .is_buy = true,
+                            .price = price,
+                            .volume = 1});
+    EXPECT_THROW(m->add_order(&o), SimulationError) << price;
+  }
+  EXPECT_EQ(m->convert_to_tick_level_rounded_lower(9.1e16),
+            int64_t{9'100'000'000'000'000'000});
 }
 
 // --- Setup ---
@@ -205,7 +239,12 @@ TEST(MarketOrderTest, AddOrderAssignsIdsAndPlacedAt) {
   Market* m = b.AddMarket("m", R"({"tickSize": 0.01, "marketPrice": 300})");
   b.AddMarket("other", R"({"tickSize": 0.01, "marketPrice": 300})");
   m->update_time(300.0);
-  Order a = Order::Limit(3, 0, true, 299.0, 2, 5);
+  Order a = Order::Limit({.agent_id = 3,
+                          .market_id = 0,
+                          .is_buy = true,
+                          .price = 299.0,
+                          .volume = 2,
+                          .ttl = 5});
   const OrderLog la = m->add_order(&a);
   EXPECT_EQ(a.order_id, 0);
   EXPECT_EQ(a.placed_at, 0);
@@ -219,7 +258,8 @@ TEST(MarketOrderTest, AddOrderAssignsIdsAndPlacedAt) {
   EXPECT_EQ(la.price, 299.0);
   EXPECT_EQ(la.ttl, 5);
   m->update_time(300.0);
-  Order mo = Order::Market(4, 0, false, 1);
+  Order mo = Order::Market(
+      {.agent_id = 4, .market_id = 0, .is_buy = false, .volume = 1});
   const OrderLog lm = m->add_order(&mo);
   EXPECT_EQ(mo.order_id, 1);
   EXPECT_EQ(mo.placed_at, 1);
@@ -233,11 +273,19 @@ TEST(MarketOrderTest, AddOrderAssignsIdsAndPlacedAt) {
 
   // Submitting the same order again, or to the wrong market, is refused.
   EXPECT_THROW(m->add_order(&a), SimulationError);
-  Order wrong = Order::Limit(3, 1, true, 299.0, 1);
+  Order wrong = Order::Limit({.agent_id = 3,
+                              .market_id = 1,
+                              .is_buy = true,
+                              .price = 299.0,
+                              .volume = 1});
   EXPECT_THROW(m->add_order(&wrong), SimulationError);
   EXPECT_EQ(wrong.order_id, -1);
   // Cancels of orders never accepted or of another market are refused too.
-  EXPECT_THROW(m->cancel_order(Cancel{Order::Limit(3, 0, true, 299.0, 1)}),
+  EXPECT_THROW(m->cancel_order(Cancel{Order::Limit({.agent_id = 3,
+                                                    .market_id = 0,
+                                                    .is_buy = true,
+                                                    .price = 299.0,
+                                                    .volume = 1})}),
                SimulationError);
   Order other = la.order();
   other.market_id = 1;
@@ -305,8 +353,17 @@ class MarketScenarioTest : public ::testing::Test {
             int64_t volume, std::optional<int64_t> ttl,
             int64_t want_id, std::optional<double> want_price,
             const std::vector<Exec>& want_execs = {}) {
-    Order o = price ? Order::Limit(agent, 0, is_buy, *price, volume, ttl)
-                    : Order::Market(agent, 0, is_buy, volume, ttl);
+    Order o = price ? Order::Limit({.agent_id = agent,
+                                    .market_id = 0,
+                                    .is_buy = is_buy,
+                                    .price = *price,
+                                    .volume = volume,
+                                    .ttl = ttl})
+                    : Order::Market({.agent_id = agent,
+                                     .market_id = 0,
+                                     .is_buy = is_buy,
+                                     .volume = volume,
+                                     .ttl = ttl});
     const OrderLog log = m_->add_order(&o);
     EXPECT_EQ(log.order_id, want_id);
     EXPECT_EQ(log.time, m_->get_time());
@@ -534,8 +591,16 @@ TEST(MarketTest, ExecutionNeedsARunningMarket) {
   SimBuilder b;
   Market* m = b.AddMarket("m", R"({"tickSize": 1, "marketPrice": 100})");
   m->update_time(100.0);
-  Order buy = Order::Limit(0, 0, true, 101.0, 1);
-  Order sell = Order::Limit(1, 0, false, 100.0, 1);
+  Order buy = Order::Limit({.agent_id = 0,
+                            .market_id = 0,
+                            .is_buy = true,
+                            .price = 101.0,
+                            .volume = 1});
+  Order sell = Order::Limit({.agent_id = 1,
+                             .market_id = 0,
+                             .is_buy = false,
+                             .price = 100.0,
+                             .volume = 1});
   m->add_order(&buy);
   m->add_order(&sell);
   EXPECT_TRUE(m->remain_executable_orders());
@@ -593,19 +658,45 @@ TEST(MarketTest, LogsEveryEventInOrder) {
   m->setup(Settings(settings, "m"));
   m->update_time(100.0);  // t = 0
   m->set_is_running(true);
-  Order s1 = Order::Limit(0, 0, false, 105.0, 1, 2);   // expires at t = 3
-  Order b1 = Order::Limit(0, 0, true, 95.0, 4, 2);     // partly executed
-  Order b2 = Order::Limit(0, 0, true, 94.0, 1, 2);
-  Order s2 = Order::Limit(0, 0, false, 106.0, 1, 1);   // expires at t = 2
+  Order s1 = Order::Limit({.agent_id = 0,
+                           .market_id = 0,
+                           .is_buy = false,
+                           .price = 105.0,
+                           .volume = 1,
+                           .ttl = 2});  // expires at t = 3
+  Order b1 = Order::Limit({.agent_id = 0,
+                           .market_id = 0,
+                           .is_buy = true,
+                           .price = 95.0,
+                           .volume = 4,
+                           .ttl = 2});  // partly executed
+  Order b2 = Order::Limit({.agent_id = 0,
+                           .market_id = 0,
+                           .is_buy = true,
+                           .price = 94.0,
+                           .volume = 1,
+                           .ttl = 2});
+  Order s2 = Order::Limit({.agent_id = 0,
+                           .market_id = 0,
+                           .is_buy = false,
+                           .price = 106.0,
+                           .volume = 1,
+                           .ttl = 1});  // expires at t = 2
   for (Order* o : {&s1, &b1, &b2, &s2}) m->add_order(o);
-  Order hit = Order::Market(1, 0, false, 1);
+  Order hit = Order::Market(
+      {.agent_id = 1, .market_id = 0, .is_buy = false, .volume = 1});
   m->add_order(&hit);
   std::vector<ExecutionLog> logs;
   m->execution(&logs);
   m->cancel_order(Cancel{b2});
   m->update_time(100.0);  // t = 1
   m->update_time(100.0);  // t = 2: s2
-  Order b3 = Order::Limit(0, 0, true, 96.0, 1, 1);    // placed at 2, expires 4
+  Order b3 = Order::Limit({.agent_id = 0,
+                           .market_id = 0,
+                           .is_buy = true,
+                           .price = 96.0,
+                           .volume = 1,
+                           .ttl = 1});  // placed at 2, expires 4
   m->add_order(&b3);
   m->update_time(100.0);  // t = 3: b1 (buy book first), then s1
   m->update_time(100.0);  // t = 4: b3
@@ -624,21 +715,35 @@ TEST(MarketTest, RemainExecutableOrders) {
   Market* m = b.AddMarket("m", R"({"tickSize": 1, "marketPrice": 100})");
   m->update_time(100.0);
   EXPECT_FALSE(m->remain_executable_orders());  // empty books
-  Order s1 = Order::Limit(0, 0, false, 101.0, 2);
+  Order s1 = Order::Limit({.agent_id = 0,
+                           .market_id = 0,
+                           .is_buy = false,
+                           .price = 101.0,
+                           .volume = 2});
   m->add_order(&s1);
   EXPECT_FALSE(m->remain_executable_orders());  // one side empty
-  Order b1 = Order::Limit(0, 0, true, 100.0, 1);
+  Order b1 = Order::Limit({.agent_id = 0,
+                           .market_id = 0,
+                           .is_buy = true,
+                           .price = 100.0,
+                           .volume = 1});
   m->add_order(&b1);
   EXPECT_FALSE(m->remain_executable_orders());  // prices do not cross
-  Order b2 = Order::Market(0, 0, true, 1);
+  Order b2 = Order::Market(
+      {.agent_id = 0, .market_id = 0, .is_buy = true, .volume = 1});
   m->add_order(&b2);
   EXPECT_TRUE(m->remain_executable_orders());  // a market order on one side
-  Order s2 = Order::Market(0, 0, false, 1);
+  Order s2 = Order::Market(
+      {.agent_id = 0, .market_id = 0, .is_buy = false, .volume = 1});
   m->add_order(&s2);
   // Both best orders are market orders with equal volumes: the limit
   // orders behind them decide (101 > 100: no).
   EXPECT_FALSE(m->remain_executable_orders());
-  Order b3 = Order::Limit(0, 0, true, 101.0, 1);
+  Order b3 = Order::Limit({.agent_id = 0,
+                           .market_id = 0,
+                           .is_buy = true,
+                           .price = 101.0,
+                           .volume = 1});
   m->add_order(&b3);
   EXPECT_TRUE(m->remain_executable_orders());
 }
@@ -650,8 +755,10 @@ TEST(MarketTest, EqualMarketOrdersNeedCrossingLimits) {
   Market* m = b.AddMarket("m", R"({"tickSize": 1, "marketPrice": 100})");
   m->update_time(100.0);
   m->set_is_running(true);
-  Order bm = Order::Market(0, 0, true, 2);
-  Order sm = Order::Market(1, 0, false, 2);
+  Order bm = Order::Market(
+      {.agent_id = 0, .market_id = 0, .is_buy = true, .volume = 2});
+  Order sm = Order::Market(
+      {.agent_id = 1, .market_id = 0, .is_buy = false, .volume = 2});
   m->add_order(&bm);
   m->add_order(&sm);
   EXPECT_FALSE(m->remain_executable_orders());
@@ -703,8 +810,16 @@ TEST(MarketTest, HistoriesGrowPastTheReservedSteps) {
   for (int t = 0; t < 400; ++t) {
     m->update_time(100.0 + t);
     if (t == 250) {
-      Order buy = Order::Limit(0, 0, true, 120.0, 1);
-      Order sell = Order::Limit(1, 0, false, 110.0, 1);
+      Order buy = Order::Limit({.agent_id = 0,
+                                .market_id = 0,
+                                .is_buy = true,
+                                .price = 120.0,
+                                .volume = 1});
+      Order sell = Order::Limit({.agent_id = 1,
+                                 .market_id = 0,
+                                 .is_buy = false,
+                                 .price = 110.0,
+                                 .volume = 1});
       m->add_order(&buy);
       m->add_order(&sell);
       std::vector<ExecutionLog> logs;

@@ -26,15 +26,23 @@ using PriceVolume = std::vector<std::pair<std::optional<double>, int64_t>>;
 // An order as the market would hand it to the book: id set, not yet placed.
 Order Limit(int64_t id, bool is_buy, double price, int64_t volume = 1,
             std::optional<int64_t> ttl = std::nullopt) {
-  Order o = Order::Limit(/*agent_id=*/static_cast<int>(id % 7), 0, is_buy,
-                         price, volume, ttl);
+  Order o = Order::Limit({.agent_id = static_cast<int>(id % 7),
+                          .market_id = 0,
+                          .is_buy = is_buy,
+                          .price = price,
+                          .volume = volume,
+                          .ttl = ttl});
   o.order_id = id;
   return o;
 }
 
 Order MarketOrder(int64_t id, bool is_buy, int64_t volume = 1,
                   std::optional<int64_t> ttl = std::nullopt) {
-  Order o = Order::Market(static_cast<int>(id % 7), 0, is_buy, volume, ttl);
+  Order o = Order::Market({.agent_id = static_cast<int>(id % 7),
+                           .market_id = 0,
+                           .is_buy = is_buy,
+                           .volume = volume,
+                           .ttl = ttl});
   o.order_id = id;
   return o;
 }

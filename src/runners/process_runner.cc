@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <typeinfo>
+#include <utility>
 #include <vector>
 
 #include "market/wire.h"
@@ -196,23 +197,49 @@ class MultiProcessAgentParallelRunner::Workers {
   // memory to stderr (for benchmarks and tuning).
   void PrintStats() const {
     if (std::getenv("PAMS_WORKER_STATS") == nullptr) return;
+    const auto [main_rss, main_peak] = Memory("self");
+    std::fprintf(stderr, "# MAIN pid %d memory %s MiB (peak %s MiB, %ld kB)\n",
+                 static_cast<int>(getpid()), main_rss.c_str(), main_peak.c_str(),
+                 PeakKilobytes("self"));
     for (size_t i = 0; i < workers_.size(); ++i) {
       const Worker& w = workers_[i];
-      std::string rss = "?", peak = "?";
-      std::FILE* f = std::fopen(("/proc/" + std::to_string(w.pid) + "/status").c_str(), "r");
-      if (f != nullptr) {
-        char line[256];
-        while (std::fgets(line, sizeof line, f) != nullptr) {
-          long kb = 0;
-          if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) rss = std::to_string(kb / 1024);
-          if (std::sscanf(line, "VmHWM: %ld kB", &kb) == 1) peak = std::to_string(kb / 1024);
-        }
-        std::fclose(f);
-      }
+      const auto [rss, peak] = Memory(std::to_string(w.pid));
       std::fprintf(stderr,
-                   "# WORKER %zu pid %d ready after %.3f s, memory %s MiB (peak %s MiB)\n",
-                   i, static_cast<int>(w.pid), w.ready_after, rss.c_str(), peak.c_str());
+                   "# WORKER %zu pid %d ready after %.3f s, memory %s MiB (peak %s MiB, %ld kB)\n",
+                   i, static_cast<int>(w.pid), w.ready_after, rss.c_str(), peak.c_str(),
+                   PeakKilobytes(std::to_string(w.pid)));
     }
+  }
+
+  static long PeakKilobytes(const std::string& pid) {
+    long peak = -1;
+    std::FILE* f = std::fopen(("/proc/" + pid + "/status").c_str(), "r");
+    if (f != nullptr) {
+      char line[256];
+      long kb = 0;
+      while (std::fgets(line, sizeof line, f) != nullptr) {
+        if (std::sscanf(line, "VmHWM: %ld kB", &kb) == 1) peak = kb;
+      }
+      std::fclose(f);
+    }
+    return peak;
+  }
+
+  // The resident and peak resident memory of /proc/<pid>, in MiB ("?" if
+  // unknown).
+  static std::pair<std::string, std::string> Memory(const std::string& pid) {
+    std::string rss = "?", peak = "?";
+    std::FILE* f = std::fopen(("/proc/" + pid + "/status").c_str(), "r");
+    if (f != nullptr) {
+      char line[256];
+      while (std::fgets(line, sizeof line, f) != nullptr) {
+        long kb = 0;
+        if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) rss = std::to_string(kb / 1024);
+        if (std::sscanf(line, "VmHWM: %ld kB", &kb) == 1) peak = std::to_string(kb / 1024);
+      }
+      std::fclose(f);
+    }
+    return {rss, peak};
   }
 
   // Stops every worker and reaps them; safe to call more than once.
@@ -422,10 +449,12 @@ void MultiProcessAgentParallelRunner::configure(const Settings& simulation) {
 bool MultiProcessAgentParallelRunner::RunsSingleTasksHere() const {
   // A lone task gains nothing from a worker, and the main process's agent
   // and markets are what the worker's replica copies, so running it here
-  // gives the same result. Not so for subclasses: their workers may be
-  // prepared in ways this process is not (the TensorFlow runner's
-  // configured TensorFlow, a worker_initializer's model).
-  return typeid(*this) == typeid(MultiProcessAgentParallelRunner);
+  // gives the same result at a fraction of the cost. Not so for
+  // subclasses, whose workers may be prepared in ways this process is not
+  // (the TensorFlow runner's configured TensorFlow, a worker_initializer's
+  // model), nor with a workerTimeout, which only a worker can enforce.
+  return typeid(*this) == typeid(MultiProcessAgentParallelRunner) &&
+         worker_timeout_ == 0;
 }
 
 void MultiProcessAgentParallelRunner::on_run_start() {

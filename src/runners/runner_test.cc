@@ -753,7 +753,12 @@ class ScriptedAgent : public Agent {
                      Markets markets, std::vector<Action>* orders) {
     if (markets[0]->get_time() < from_step) return;
     if (mode == "throw") throw std::runtime_error("boom");
-    Order o = Order::Limit(id, 0, true, 300.0, 1, 5);
+    Order o = Order::Limit({.agent_id = id,
+                            .market_id = 0,
+                            .is_buy = true,
+                            .price = 300.0,
+                            .volume = 1,
+                            .ttl = 5});
     if (mode == "spoof") o.agent_id = id + 1;
     if (mode == "zero_volume") o.volume = 0;
     if (mode == "negative_volume") o.volume = -3;

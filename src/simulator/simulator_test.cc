@@ -156,7 +156,11 @@ TEST_F(SimulatorHookTest, OrderCancelAndExecutionHooks) {
   Hook(always, HookType::kExecution, false);
   b_.Step();  // t = 0
 
-  Order o = Order::Limit(0, 0, true, 100.0, 1);
+  Order o = Order::Limit({.agent_id = 0,
+                          .market_id = 0,
+                          .is_buy = true,
+                          .price = 100.0,
+                          .volume = 1});
   b_.sim().trigger_before_order(o);
   EXPECT_EQ(o.volume, 2);  // changed by one hook
   const OrderLog log = m->add_order(&o);
@@ -170,7 +174,11 @@ TEST_F(SimulatorHookTest, OrderCancelAndExecutionHooks) {
   EXPECT_EQ(Take(), (Strings{"always:before_cancel:0", "timed:after_cancel:0"}));
 
   b_.Step();  // t = 1
-  Order p = Order::Limit(0, 0, true, 100.0, 1);
+  Order p = Order::Limit({.agent_id = 0,
+                          .market_id = 0,
+                          .is_buy = true,
+                          .price = 100.0,
+                          .volume = 1});
   b_.sim().trigger_before_order(p);
   EXPECT_EQ(p.volume, 3);  // both hooks at t = 1
   b_.sim().trigger_after_order(m->add_order(&p));

@@ -158,13 +158,19 @@ void TensorFlowAgent::submit_orders(Markets markets, std::vector<Action>* orders
                             std::to_string(signal) + " gives no finite price");
     }
     if (expected > price) {
-      orders->push_back(Order::Limit(agent_id(), market->market_id(), true,
-                                     expected * (1 - order_margin_), order_volume_,
-                                     time_window_size_));
+      orders->push_back(Order::Limit({.agent_id = agent_id(),
+                                      .market_id = market->market_id(),
+                                      .is_buy = true,
+                                      .price = expected * (1 - order_margin_),
+                                      .volume = order_volume_,
+                                      .ttl = time_window_size_}));
     } else if (expected < price) {
-      orders->push_back(Order::Limit(agent_id(), market->market_id(), false,
-                                     expected * (1 + order_margin_), order_volume_,
-                                     time_window_size_));
+      orders->push_back(Order::Limit({.agent_id = agent_id(),
+                                      .market_id = market->market_id(),
+                                      .is_buy = false,
+                                      .price = expected * (1 + order_margin_),
+                                      .volume = order_volume_,
+                                      .ttl = time_window_size_}));
     }
   }
 }

@@ -185,7 +185,8 @@ class PAMS_EXPORT Market {
   bool remain_executable_orders() const;
 
   // --- Tick grid (PAMS's convert_to_* methods). A price within 4 ulps of a
-  // tick (capped at a quarter tick) counts as on that tick. ---
+  // tick (capped at a quarter tick) counts as on that tick. A price of more
+  // than 9.2e18 ticks (or not finite) throws SimulationError. ---
   int64_t convert_to_tick_level_rounded_lower(double price) const;
   int64_t convert_to_tick_level_rounded_upper(double price) const;
   int64_t convert_to_tick_level(double price, bool is_buy) const;
@@ -237,6 +238,9 @@ class PAMS_EXPORT Market {
   // Fundamentals are not used).
   void ReplaySetFundamentalPrice(int64_t t, double price);
   std::optional<int64_t> TickLevelIfOnTick(double price) const;
+  // `level` (a whole number of ticks for `price`) as an int64; throws
+  // SimulationError when it does not fit.
+  int64_t ToTickLevel(double level, double price) const;
   void UpdateMarketPrice();
   void GrowHistories(size_t n);
   // Steps outside 0..get_time() cannot be read (PAMS: AssertionError).

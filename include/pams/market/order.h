@@ -1,8 +1,18 @@
 // Order and Cancel: what agents submit to markets. Both are plain values.
 //
-// An agent builds an Order with Order::Limit or Order::Market; the market sets
-// order_id and placed_at when it accepts the order (they stay unset, -1, in
-// the agent's copy). To cancel, an agent submits a Cancel holding a copy of
+// An agent builds an Order with Order::Limit or Order::Market, naming each
+// field as PAMS's keyword arguments do:
+//
+//   Order::Limit({.agent_id = agent_id(), .market_id = m, .is_buy = true,
+//                 .price = 300.5, .volume = 2, .ttl = 10})
+//   Order::Market({.agent_id = agent_id(), .market_id = m, .is_buy = false,
+//                  .volume = 1})
+//
+// so that a price and a volume cannot be swapped by accident (the fields
+// are named, and braces refuse a double where an integer volume belongs and
+// an integer variable where the price belongs). The market sets order_id
+// and placed_at when it accepts the order (they stay unset, -1, in the
+// agent's copy). To cancel, an agent submits a Cancel holding a copy of
 // the accepted order, e.g. built from the OrderLog passed to
 // Agent::submitted_order. A Cancel finds its order by market, side, kind,
 // price and order id, as PAMS compares orders; a cancel of an order that has
@@ -41,28 +51,44 @@ struct PAMS_EXPORT Order {
   int64_t order_id = -1;
   int64_t placed_at = -1;
 
-  static Order Limit(int agent_id, int market_id, bool is_buy, double price,
-                     int64_t volume, std::optional<int64_t> ttl = std::nullopt) {
+  // What Order::Limit takes (designated initializers, in this order).
+  struct LimitArgs {
+    int agent_id;
+    int market_id;
+    bool is_buy;
+    double price;
+    int64_t volume;
+    std::optional<int64_t> ttl = std::nullopt;
+  };
+  // What Order::Market takes.
+  struct MarketArgs {
+    int agent_id;
+    int market_id;
+    bool is_buy;
+    int64_t volume;
+    std::optional<int64_t> ttl = std::nullopt;
+  };
+
+  static Order Limit(const LimitArgs& args) {
     Order o;
-    o.agent_id = agent_id;
-    o.market_id = market_id;
-    o.is_buy = is_buy;
+    o.agent_id = args.agent_id;
+    o.market_id = args.market_id;
+    o.is_buy = args.is_buy;
     o.kind = OrderKind::kLimit;
-    o.price = price;
-    o.volume = volume;
-    o.ttl = ttl;
+    o.price = args.price;
+    o.volume = args.volume;
+    o.ttl = args.ttl;
     return o;
   }
 
-  static Order Market(int agent_id, int market_id, bool is_buy, int64_t volume,
-                      std::optional<int64_t> ttl = std::nullopt) {
+  static Order Market(const MarketArgs& args) {
     Order o;
-    o.agent_id = agent_id;
-    o.market_id = market_id;
-    o.is_buy = is_buy;
+    o.agent_id = args.agent_id;
+    o.market_id = args.market_id;
+    o.is_buy = args.is_buy;
     o.kind = OrderKind::kMarket;
-    o.volume = volume;
-    o.ttl = ttl;
+    o.volume = args.volume;
+    o.ttl = args.ttl;
     return o;
   }
 
