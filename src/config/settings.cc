@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "config/key_log.h"
 #include "pams/errors.h"
 #include "pams/random/random.h"
 #include "util/python_format.h"
@@ -23,7 +24,12 @@ double NumberValue(const Json& v) {
 
 }  // namespace
 
+void Settings::Looked(std::string_view key) const {
+  if (log_ != nullptr) log_->Read(child_path(key));
+}
+
 bool Settings::has(std::string_view key) const {
+  Looked(key);
   return json_->is_object() && json_->contains(key);
 }
 
@@ -34,22 +40,24 @@ std::string Settings::child_path(std::string_view key) const {
 
 Settings Settings::operator[](std::string_view key) const {
   if (!json_->is_object()) fail("expected an object, got " + JsonTypeName(*json_));
+  Looked(key);
   auto it = json_->find(key);
   if (it == json_->end()) {
     throw ConfigError(child_path(key), "required key is missing");
   }
-  return Settings(*it, child_path(key));
+  return Settings(*it, child_path(key), log_);
 }
 
 std::optional<Settings> Settings::find(std::string_view key) const {
   if (!json_->is_object()) return std::nullopt;
+  Looked(key);
   auto it = json_->find(key);
   if (it == json_->end()) return std::nullopt;
-  return Settings(*it, child_path(key));
+  return Settings(*it, child_path(key), log_);
 }
 
 Settings Settings::at(size_t i) const {
-  return Settings((*json_)[i], path_ + "[" + std::to_string(i) + "]");
+  return Settings((*json_)[i], path_ + "[" + std::to_string(i) + "]", log_);
 }
 
 size_t Settings::size() const {

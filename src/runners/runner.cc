@@ -11,6 +11,8 @@
 #include <numeric>
 #include <string>
 
+#include "config/config_path.h"
+#include "config/key_log.h"
 #include "pams/config/settings.h"
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
@@ -59,7 +61,8 @@ Runner::Runner(Json settings, Random prng, Logger* logger,
       initial_prng_state_(prng.getstate()),
       prng_(std::move(prng)),
       logger_(logger),
-      registry_(registry) {
+      registry_(registry),
+      key_log_(std::make_unique<KeyLog>()) {
   simulator_ = std::make_unique<Simulator>(ChildRandom(prng_), logger_);
 }
 
@@ -70,7 +73,7 @@ namespace {
 // PAMS's _parse_group for the config entry `name`.
 Group ParseGroup(const Json& whole, const std::string& name,
                  const std::string& count_key, const std::string& listed_in,
-                 std::vector<std::unique_ptr<Json>>* keep) {
+                 std::vector<std::unique_ptr<Json>>* keep, KeyLog* keys) {
   if (!whole.contains(name)) {
     throw ConfigError(name, "is listed in " + listed_in +
                                 " but there is no entry of that name");
@@ -81,7 +84,7 @@ Group ParseGroup(const Json& whole, const std::string& name,
       ResolveExtends(whole, name, whole[name], {"from", "to"})));
   g.settings = keep->back().get();
   Json& s = *g.settings;
-  const Settings view(s, name);
+  const Settings view = keys->Track(s, name);
   int64_t n = 1;
   bool uses_range = false;
   if (view.has(count_key)) {
@@ -143,7 +146,7 @@ void Runner::setup() {
   if (set_up_) throw SimulationError("Runner::setup() called twice");
   set_up_ = true;
   if (replica_) internal::SimulatorAccess::SetQuiet(simulator_.get(), true);
-  const Settings root(settings_, "");
+  const Settings root = key_log_->Track(settings_, "");
   if (!settings_.is_object()) {
     throw ConfigError("", "a config must be a JSON object, got " +
                               JsonTypeName(settings_));
@@ -175,6 +178,31 @@ void Runner::setup() {
     market->reserve_steps(std::min(steps, kReservedSteps));
   }
   Attempt([&] { configure(simulation); });
+  if (!replica_) WarnUnreadKeys();
+}
+
+void Runner::WarnUnreadKeys() {
+  // Keys that other built-in runners read (a config written for one runner
+  // runs with another).
+  static const std::vector<std::string> kOtherRunnersKeys = {
+      "numParallel", "startMethod", "workerTimeout", "tensorflowIntraOpThreads",
+      "tensorflowInterOpThreads", "tensorflowGpuMemoryGrowth"};
+  // Entries with errors were not read to the end; empty groups (numAgents
+  // 0: switched off) not at all.
+  std::vector<std::string> skipped = empty_groups_;
+  if (collected_errors_ != nullptr) {
+    for (const ConfigError& e : *collected_errors_) {
+      const std::string& path = e.path();
+      skipped.push_back(path.substr(0, path.find_first_of(".[")));
+    }
+  }
+  for (const KeyLog::UnreadKey& key :
+       key_log_->Unread(settings_, kOtherRunnersKeys, skipped)) {
+    simulator_->warn(key.path + ": no class reads this key, so it has no effect" +
+                     (key.suggestion.empty()
+                          ? std::string(" (a typo?)")
+                          : " (did you mean \"" + key.suggestion + "\"?)"));
+  }
 }
 
 namespace {
@@ -184,8 +212,7 @@ struct AlreadyReported {};
 
 }  // namespace
 
-std::vector<ConfigError> Runner::validate() {
-  if (set_up_) throw SimulationError("Runner::validate() after setup()");
+std::vector<ConfigError> Runner::CollectErrors() {
   validated_ = true;
   std::vector<ConfigError> errors;
   collected_errors_ = &errors;
@@ -196,6 +223,70 @@ std::vector<ConfigError> Runner::validate() {
     errors.push_back(e);
   }
   collected_errors_ = nullptr;
+  return errors;
+}
+
+namespace {
+
+// Values tried in place of a bad one, to get past it (see validate()).
+const std::vector<Json>& StandInValues() {
+  static const std::vector<Json> values = {
+      Json(1), Json(0.5), Json(10), Json(100), Json(0.01), Json(1000), Json(0),
+      Json(true), Json(false), Json::parse("[0.5, 1.0]")};
+  return values;
+}
+
+bool HasErrorAt(const std::vector<ConfigError>& errors, const std::string& path) {
+  for (const ConfigError& e : errors) {
+    if (e.path() == path) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<ConfigError> Runner::validate() {
+  if (set_up_) throw SimulationError("Runner::validate() after setup()");
+  std::vector<ConfigError> errors = CollectErrors();
+  // An entry's setup stops at its first bad key. To list the problems
+  // behind it too, each bad value is replaced by a stand-in that passes (a
+  // number, a bool, a range, whichever works), and a fresh runner of the
+  // same class validates the changed config; what it finds that is new is
+  // added. Bounded, since each try is a whole validation.
+  constexpr int kMaxTries = 200;
+  Json config;  // settings_, copied once there is something to change
+  bool copied = false;
+  int tries = 0;
+  for (size_t i = 0; i < errors.size() && tries < kMaxTries; ++i) {
+    const std::string path = errors[i].path();
+    if (LocateKey(&settings_, path) == nullptr && !copied) continue;
+    if (!copied) {
+      config = settings_;
+      copied = true;
+    }
+    Json* slot = LocateKey(&config, path);
+    if (slot == nullptr) continue;
+    const Json original = *slot;
+    bool passed = false;
+    for (const Json& stand_in : StandInValues()) {
+      if (stand_in == original || tries >= kMaxTries) continue;
+      *slot = stand_in;
+      ++tries;
+      std::unique_ptr<Runner> again = registry_.create_runner(
+          class_name_, config, Random(), nullptr, "runner");
+      again->prng_.setstate(initial_prng_state_);
+      again->replica_ = true;  // quiet: this runner printed the warnings
+      again->simulator_->set_config_directory(simulator_->config_directory());
+      const std::vector<ConfigError> found = again->CollectErrors();
+      if (HasErrorAt(found, path)) continue;
+      passed = true;
+      for (const ConfigError& e : found) {
+        if (!HasErrorAt(errors, e.path())) errors.push_back(e);
+      }
+      break;
+    }
+    if (!passed) *slot = original;
+  }
   return errors;
 }
 
@@ -227,7 +318,7 @@ bool Runner::IsFailedGroup(const std::string& group) const {
 void Runner::configure(const Settings&) {}
 
 void Runner::GenerateMarkets() {
-  const Settings simulation(settings_["simulation"], "simulation");
+  const Settings simulation = key_log_->Track(settings_["simulation"], "simulation");
   int market_id = 0;
   for (const std::string& name : GroupNames(simulation, "markets")) {
     if (!Attempt([&] { GenerateMarketGroup(name, &market_id); })) {
@@ -238,8 +329,8 @@ void Runner::GenerateMarkets() {
 
 void Runner::GenerateMarketGroup(const std::string& name, int* market_id) {
   Group g = ParseGroup(settings_, name, "numMarkets", "simulation.markets",
-                       &resolved_settings_);
-  const Settings s(*g.settings, name);
+                       &resolved_settings_, key_log_.get());
+  const Settings s = key_log_->Track(*g.settings, name);
   registry_.check_class(g.class_name, ClassRegistry::Kind::kMarket,
                         name + ".class");
   std::optional<Settings> price = s.find("fundamentalPrice");
@@ -261,7 +352,7 @@ void Runner::GenerateMarketGroup(const std::string& name, int* market_id) {
       v->fail("must be a non-negative number, got " + v->json().dump());
     }
   }
-  if (g.id_to < g.id_from) empty_market_groups_.push_back(name);
+  if (g.id_to < g.id_from) empty_groups_.push_back(name);
   for (int64_t i = g.id_from; i <= g.id_to; ++i) {
     MarketInit init;
     init.market_id = (*market_id)++;
@@ -282,7 +373,7 @@ void Runner::GenerateMarketGroup(const std::string& name, int* market_id) {
 }
 
 void Runner::SetFundamentalCorrelations() {
-  const Settings simulation(settings_["simulation"], "simulation");
+  const Settings simulation = key_log_->Track(settings_["simulation"], "simulation");
   const std::optional<Settings> corr = simulation.find("fundamentalCorrelations");
   if (!corr) return;
   if (!corr->is_object()) {
@@ -333,7 +424,7 @@ void Runner::SetFundamentalCorrelation(const Settings& triple) {
 }
 
 void Runner::GenerateAgents() {
-  const Settings simulation(settings_["simulation"], "simulation");
+  const Settings simulation = key_log_->Track(settings_["simulation"], "simulation");
   int agent_id = 0;
   for (const std::string& name : GroupNames(simulation, "agents")) {
     Attempt([&] { GenerateAgentGroup(name, &agent_id); });
@@ -342,8 +433,8 @@ void Runner::GenerateAgents() {
 
 void Runner::GenerateAgentGroup(const std::string& name, int* agent_id) {
   Group g = ParseGroup(settings_, name, "numAgents", "simulation.agents",
-                       &resolved_settings_);
-  const Settings s(*g.settings, name);
+                       &resolved_settings_, key_log_.get());
+  const Settings s = key_log_->Track(*g.settings, name);
   registry_.check_class(g.class_name, ClassRegistry::Kind::kAgent,
                         name + ".class");
   const Settings market_names = s["markets"];
@@ -357,8 +448,8 @@ void Runner::GenerateAgentGroup(const std::string& name, int* agent_id) {
       throw AlreadyReported{};
     }
     if (members == nullptr &&
-        std::find(empty_market_groups_.begin(), empty_market_groups_.end(),
-                  groups[k]) != empty_market_groups_.end()) {
+        std::find(empty_groups_.begin(), empty_groups_.end(), groups[k]) !=
+            empty_groups_.end()) {
       // PAMS fails here with a KeyError.
       market_names.at(k).fail("market group \"" + groups[k] +
                               "\" has no markets (its numMarkets is 0)");
@@ -378,6 +469,7 @@ void Runner::GenerateAgentGroup(const std::string& name, int* agent_id) {
       accessible.push_back(m->market_id());
     }
   }
+  if (g.id_to < g.id_from) empty_groups_.push_back(name);
   for (int64_t i = g.id_from; i <= g.id_to; ++i) {
     AgentInit init;
     init.agent_id = (*agent_id)++;
@@ -394,7 +486,7 @@ void Runner::GenerateAgentGroup(const std::string& name, int* agent_id) {
 }
 
 void Runner::GenerateSessions() {
-  const Settings simulation(settings_["simulation"], "simulation");
+  const Settings simulation = key_log_->Track(settings_["simulation"], "simulation");
   const Settings sessions = simulation["sessions"];
   if (!sessions.json().is_array()) {
     sessions.fail("expected a list of sessions, got " +
@@ -440,7 +532,7 @@ void Runner::GenerateSession(const Settings& s, int* session_id, int* event_id,
       resolved_settings_.push_back(std::make_unique<Json>(ResolveExtends(
           settings_, event_name, settings_[event_name],
           {"numMarkets", "from", "to", "prefix"})));
-      const Settings es(*resolved_settings_.back(), event_name);
+      const Settings es = key_log_->Track(*resolved_settings_.back(), event_name);
       const std::string class_name = es["class"].as_string();
       EventInit init;
       init.event_id = (*event_id)++;

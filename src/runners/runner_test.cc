@@ -10,6 +10,7 @@
 
 #include "pams/runners/runner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -577,6 +578,23 @@ TEST(RunnerTest, EmptyGroupsRun) {
   EXPECT_STREQ(SetupError(trades_in_empty, registry).what(),
                "FCNAgents.markets[1]: market group \"Spare\" has no markets "
                "(its numMarkets is 0)");
+}
+
+// Past an entry's first bad key, validate() checks the others too.
+TEST(RunnerTest, ValidateLooksPastTheFirstBadKeyOfAnEntry) {
+  Json config = Base();
+  config["FCNAgents"]["timeWindowSize"] = "ten";
+  config["FCNAgents"]["orderMargin"] = Json::parse("[0.2, 0.1]");
+  config["FCNAgents"]["cashAmount"] = Json::parse("{\"normal\": [1]}");
+  config["Market"]["tickSize"] = -1;
+  const ClassRegistry registry = ClassRegistry::WithBuiltins();
+  SequentialRunner runner(config, Random(1), nullptr, registry);
+  std::vector<std::string> paths;
+  for (const ConfigError& e : runner.validate()) paths.push_back(e.path());
+  std::sort(paths.begin(), paths.end());
+  EXPECT_EQ(paths, (std::vector<std::string>{
+                       "FCNAgents.cashAmount", "FCNAgents.orderMargin",
+                       "FCNAgents.timeWindowSize", "Market.tickSize"}));
 }
 
 // Runs once, and never after validate().

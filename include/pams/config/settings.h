@@ -24,6 +24,7 @@
 
 namespace pams {
 
+class KeyLog;
 class Random;
 
 class PAMS_EXPORT Settings {
@@ -73,8 +74,14 @@ class PAMS_EXPORT Settings {
   std::string child_path(std::string_view key) const;
 
  private:
+  friend class KeyLog;  // the runner's record of the keys classes read
+  Settings(const Json& json, std::string path, KeyLog* log)
+      : json_(&json), path_(std::move(path)), log_(log) {}
+  void Looked(std::string_view key) const;
+
   const Json* json_;
   std::string path_;
+  KeyLog* log_ = nullptr;
 };
 
 // PAMS's json_extends: the object named `name` in `whole` with the keys it

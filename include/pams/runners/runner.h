@@ -37,6 +37,7 @@
 
 namespace pams {
 
+class KeyLog;
 class Logger;
 class Settings;
 
@@ -60,10 +61,11 @@ class PAMS_EXPORT Runner {
   void setup();
   // Checks the settings as setup() does, without stopping at the first
   // problem: each market, agent and event group, correlation, session and
-  // entity is checked on its own, and every ConfigError found is returned
-  // (in the order setup() meets them, repeats dropped; empty: the config is
-  // valid). A group
-  // that fails is left out, so what refers to it is not checked further.
+  // entity is checked on its own, and past an entity's first bad key its
+  // other keys are checked too (with a stand-in for the bad value); every
+  // ConfigError found is returned, one per key path (empty: the config is
+  // valid). A group that fails is left out, so what refers to it is not
+  // checked further.
   // The runner cannot run afterwards (run() throws SimulationError).
   // REQUIRES: setup() was not called (else SimulationError).
   std::vector<ConfigError> validate();
@@ -171,6 +173,11 @@ class PAMS_EXPORT Runner {
   bool Attempt(const std::function<void()>& fn);
   // Whether `group` is a market group that validate() left out.
   bool IsFailedGroup(const std::string& group) const;
+  // setup() recording ConfigErrors instead of throwing them (validate()
+  // without looking past each entry's first problem).
+  std::vector<ConfigError> CollectErrors();
+  // Warns about each config key that no class read (see KeyLog).
+  void WarnUnreadKeys();
   // Stops workers and flushes the logger after an error; returns what
   // failed meanwhile ("; then ..."), to be added to the error's message.
   std::string Abort();
@@ -181,6 +188,8 @@ class PAMS_EXPORT Runner {
   Random prng_;
   Logger* logger_;
   const ClassRegistry& registry_;
+  // Which config keys the classes read while setting up.
+  std::unique_ptr<KeyLog> key_log_;
   std::unique_ptr<Simulator> simulator_;
   bool set_up_ = false;
   bool validated_ = false;
@@ -188,8 +197,9 @@ class PAMS_EXPORT Runner {
   // Set while validate() runs: the errors found and the groups left out.
   std::vector<ConfigError>* collected_errors_ = nullptr;
   std::vector<std::string> failed_groups_;
-  // Market groups of numMarkets 0 (no agent may trade in them).
-  std::vector<std::string> empty_market_groups_;
+  // Groups of numMarkets or numAgents 0 (no agent may trade in such a
+  // market group).
+  std::vector<std::string> empty_groups_;
 
   // Setups deferred until every object exists, in PAMS's order, with the
   // config entry each belongs to (for error messages).
