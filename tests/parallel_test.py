@@ -17,7 +17,9 @@
   public state, their own state), give step, agent and events CSVs and
   warnings (each once, in the same order) identical to SequentialRunner's;
   an agent that changes its cash in submit_orders runs under
-  SequentialRunner and is refused, with its name, by the parallel runners.
+  SequentialRunner and is refused, with its name, by the parallel runners;
+  `pams run --check-parallel` finds agents that forget fields in
+  save_state() (the step and the agent) and passes agents that do not.
 
 Usage: parallel_test.py --pams BIN --plugin SAMPLES_LIB --test-agents LIB
                         [--only identical|faults|interrupt|contract]
@@ -283,8 +285,24 @@ def contract(c):
                 not re.search(r"agent Payers-\d \(FeeAgent\) failed in submit_orders "
                               r"at step \d+: it changed its cash", errors[0]):
             c.fail(f"fee {runner} {method or ''}: exit {proc.returncode}, {errors!r}")
-    print(f"contract: {len(variants)} runs compared, {len(fee_variants)} refused",
-          flush=True)
+    for config, agent_class, status in (("tests/parallel/stateful.json", None, 0),
+                                        ("tests/parallel/contract.json", None, 0),
+                                        ("tests/parallel/stateful.json", "ForgetfulAgent", 1)):
+        sets = [f'StatefulAgents.class="{agent_class}"'] if agent_class else []
+        proc, _, _ = c.run(config, 2, None, sets, tag="-check", extra=["--check-parallel"])
+        c.count += 1
+        name = f"--check-parallel {config} {agent_class or ''}"
+        if proc.returncode != status:
+            c.fail(f"{name}: exit {proc.returncode}, expected {status}: "
+                   f"{proc.stdout[-500:]} {proc.stderr[-300:]}")
+        elif status == 1 and not re.search(
+                r"differs from SequentialRunner at step \d+\n.*\n.*\n  Likely cause: "
+                r"agent StatefulAgents-\d+ \(ForgetfulAgent\)", proc.stdout):
+            c.fail(f"{name}: no step and agent named: {proc.stdout[-600:]}")
+        elif status == 0 and "gives SequentialRunner's results" not in proc.stdout:
+            c.fail(f"{name}: {proc.stdout[-300:]}")
+    print(f"contract: {len(variants)} runs compared, {len(fee_variants)} refused, "
+          "--check-parallel 3 cases", flush=True)
 
 
 def main():

@@ -21,6 +21,7 @@
 #include "pams/logs/events_csv_logger.h"
 #include "pams/logs/market_step_loggers.h"
 #include "pams/runners/class_registry.h"
+#include "pams/runners/parallel_check.h"
 #include "pams/runners/runner.h"
 #include "pams/runners/worker.h"
 #include "pams/simulator/session.h"
@@ -42,6 +43,7 @@ struct RunOptions {
   bool quiet = false;
   std::string runner = "SequentialRunner";
   std::vector<std::string> sets;
+  bool check_parallel = false;
 };
 
 // Set by SIGINT/SIGTERM; the runner stops at the next step.
@@ -119,6 +121,35 @@ std::string OsSeed() {
   return std::to_string(seed);
 }
 
+// --check-parallel: the comparison instead of the run.
+int CheckParallelCommand(const ClassRegistry& registry, const Json& settings,
+                         const Random& prng, const RunOptions& options) {
+  const std::string parallel = options.runner == "SequentialRunner"
+                                   ? "MultiProcessAgentParallelRunner"
+                                   : options.runner;
+  const ParallelCheckResult r = CheckParallel(
+      registry, settings, prng, parallel,
+      std::filesystem::path(options.config).parent_path().string());
+  if (r.identical) {
+    std::printf("check-parallel: %s gives SequentialRunner's results (%lld events "
+                "compared)\n",
+                parallel.c_str(), static_cast<long long>(r.events));
+    return 0;
+  }
+  std::printf("check-parallel: %s differs from SequentialRunner at step %lld\n"
+              "  SequentialRunner: %s\n  %s: %s\n",
+              parallel.c_str(), static_cast<long long>(r.step), r.sequential.c_str(),
+              parallel.c_str(), r.parallel.c_str());
+  if (!r.agent.empty()) {
+    std::printf("  Likely cause: agent %s (or one whose orders it reacts to) changes "
+                "fields in submit_orders() that save_state()/load_state() do not "
+                "carry, or breaks another rule of the agent contract "
+                "(docs/plugins.md)\n",
+                r.agent.c_str());
+  }
+  return kExitFailure;
+}
+
 int Run(const RunOptions& options) {
   try {
     ClassRegistry registry = LoadRegistry(options.plugins);
@@ -133,6 +164,7 @@ int Run(const RunOptions& options) {
                    seed.c_str(), seed.c_str());
     }
     Random prng = Random::FromDecimalSeed(seed);
+    if (options.check_parallel) return CheckParallelCommand(registry, settings, prng, options);
 
     Loggers loggers;
     MarketStepPrintLogger print_logger(stdout);
@@ -246,6 +278,12 @@ std::function<int()> AddRunCommand(CLI::App* app) {
                   "simulation.numParallel=4 or 'simulation.startMethod=\"fork\"' "
                   "(repeatable)")
       ->type_name("KEY=JSON");
+  run->add_flag("--check-parallel", options->check_parallel,
+                "Run the config with SequentialRunner and with a parallel runner "
+                "(--runner, default MultiProcessAgentParallelRunner, every task "
+                "in a worker) and report the first step and agent where they "
+                "differ (exit 1), e.g. a plugin agent whose save_state() misses "
+                "a field");
   return [options] { return Run(*options); };
 }
 

@@ -66,7 +66,17 @@ ClassRegistry ClassRegistry::WithBuiltins() {
   return r;
 }
 
-void ClassRegistry::Add(const std::string& name, Entry entry) {
+void ClassRegistry::Add(const std::string& name, Entry entry, int abi_version) {
+  if (abi_version != kPluginAbiVersion) {
+    // The caller's code was compiled against other headers: what it built
+    // (factories, classes) may not have the layout this library expects.
+    throw ConfigError("", "class " + name + " was compiled against the pams-cpp " +
+                              "plugin interface " + std::to_string(abi_version) +
+                              ", but this pams-cpp (" + kVersion + ") has interface " +
+                              std::to_string(kPluginAbiVersion) +
+                              ": rebuild the plugin against this pams-cpp's headers "
+                              "and library");
+  }
   if (name.empty()) throw ConfigError("", "a class name cannot be empty");
   if (entries_.count(name)) {
     throw ConfigError("", "class " + name +
@@ -76,39 +86,43 @@ void ClassRegistry::Add(const std::string& name, Entry entry) {
   entries_.emplace(name, std::move(entry));
 }
 
-void ClassRegistry::add_market(const std::string& name, MarketFactory factory) {
+void ClassRegistry::add_market(const std::string& name, MarketFactory factory,
+                               int abi_version) {
   Entry e;
   e.kind = Kind::kMarket;
   e.market = std::move(factory);
-  Add(name, std::move(e));
+  Add(name, std::move(e), abi_version);
 }
 
-void ClassRegistry::add_agent(const std::string& name, AgentFactory factory) {
+void ClassRegistry::add_agent(const std::string& name, AgentFactory factory,
+                               int abi_version) {
   Entry e;
   e.kind = Kind::kAgent;
   e.agent = std::move(factory);
-  Add(name, std::move(e));
+  Add(name, std::move(e), abi_version);
 }
 
-void ClassRegistry::add_event(const std::string& name, EventFactory factory) {
+void ClassRegistry::add_event(const std::string& name, EventFactory factory,
+                               int abi_version) {
   Entry e;
   e.kind = Kind::kEvent;
   e.event = std::move(factory);
-  Add(name, std::move(e));
+  Add(name, std::move(e), abi_version);
 }
 
-void ClassRegistry::add_runner(const std::string& name, RunnerFactory factory) {
+void ClassRegistry::add_runner(const std::string& name, RunnerFactory factory,
+                               int abi_version) {
   Entry e;
   e.kind = Kind::kRunner;
   e.runner = std::move(factory);
-  Add(name, std::move(e));
+  Add(name, std::move(e), abi_version);
 }
 
 void ClassRegistry::add_abstract(const std::string& name, Kind kind) {
   Entry e;
   e.kind = kind;
   e.is_abstract = true;
-  Add(name, std::move(e));
+  Add(name, std::move(e), kPluginAbiVersion);
 }
 
 std::vector<std::string> ClassRegistry::names() const {
@@ -191,8 +205,19 @@ void LoadPlugin(const std::string& path, ClassRegistry* registry) {
   void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* err = dlerror();
-    throw ConfigError(path, std::string("cannot load plugin: ") +
-                                (err ? err : "unknown error"));
+    std::string message = std::string("cannot load plugin: ") +
+                          (err ? err : "unknown error");
+    // A pams symbol this library lacks, or another libpams.so.N: the plugin
+    // was built against another version of pams-cpp.
+    const std::string text = err ? err : "";
+    if ((text.find("undefined symbol") != std::string::npos &&
+         text.find("pams") != std::string::npos) ||
+        text.find("libpams.so") != std::string::npos) {
+      message += std::string(" (it was built against another version of pams-cpp ") +
+                 "than this one, " + kVersion + ": rebuild it against this "
+                 "pams-cpp's headers and library)";
+    }
+    throw ConfigError(path, message);
   }
   using RegisterFn = void (*)(ClassRegistry*);
   auto fn = reinterpret_cast<RegisterFn>(dlsym(handle, "pams_register_classes"));

@@ -928,3 +928,14 @@ TEST(RunnerAgentTest, ValidScriptedOrdersRun) {
 
 }  // namespace
 }  // namespace pams
+
+namespace pams {
+namespace {
+
+// The version plugins are told about is the project's.
+TEST(VersionTest, MatchesTheProjectVersion) {
+  EXPECT_STREQ(kVersion, PAMS_PROJECT_VERSION);
+}
+
+}  // namespace
+}  // namespace pams

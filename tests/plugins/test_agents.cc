@@ -17,6 +17,8 @@
 //   folds it all into a hash that decides its order, and warns once with
 //   the hash it first saw. Any value a runner shows differently changes the
 //   run.
+// ForgetfulAgent: StatefulAgent without save_state()/load_state(), so that
+//   its worker processes see stale state (what --check-parallel finds).
 // FeeAgent: an FCNAgent that pays a fee from its cash in submit_orders,
 //   which the contract forbids under parallel runners (SequentialRunner
 //   allows it, as PAMS does).
@@ -83,6 +85,13 @@ class StatefulAgent : public pams::Agent {
   int64_t calls_ = 0;
   double mean_price_ = 0.0;
   double aggression_ = 0.5;
+};
+
+class ForgetfulAgent : public StatefulAgent {
+ public:
+  using StatefulAgent::StatefulAgent;
+  void save_state(pams::StateWriter&) const override {}
+  void load_state(pams::StateReader&) override {}
 };
 
 class BusyAgent : public pams::FCNAgent {
@@ -263,4 +272,5 @@ extern "C" void pams_register_classes(pams::ClassRegistry* registry) {
   registry->add_agent<FaultyAgent>("FaultyAgent");
   registry->add_agent<ProbeAgent>("ProbeAgent");
   registry->add_agent<FeeAgent>("FeeAgent");
+  registry->add_agent<ForgetfulAgent>("ForgetfulAgent");
 }

@@ -12,6 +12,12 @@
 //   extern "C" void pams_register_classes(pams::ClassRegistry* registry);
 // which LoadPlugin calls after dlopen. A plugin stays loaded for the life of
 // the process (its classes' code must outlive every object made from them).
+//
+// A plugin must be built against the headers of the pams-cpp that loads it:
+// each add_* call passes kPluginAbiVersion as the plugin's headers define
+// it, and a registry of another version refuses the class with a message
+// saying to rebuild (a plugin that needs symbols this library lacks, or
+// another libpams.so.N, is refused by LoadPlugin the same way).
 
 #ifndef PAMS_RUNNERS_CLASS_REGISTRY_H_
 #define PAMS_RUNNERS_CLASS_REGISTRY_H_
@@ -33,6 +39,12 @@ namespace pams {
 class ClassRegistry;
 class Logger;
 class Runner;
+
+// pams-cpp's version, and the version of the interface plugins are built
+// against (raised whenever a public class's layout or virtual functions
+// change).
+inline constexpr const char* kVersion = "0.1.0";
+inline constexpr int kPluginAbiVersion = 1;
 
 // What a runner is made from (see Runner's constructor).
 struct PAMS_EXPORT RunnerInit {
@@ -61,11 +73,16 @@ class PAMS_EXPORT ClassRegistry {
   static ClassRegistry WithBuiltins();
 
   // Registers a class. Throws ConfigError if the name is taken (PAMS would
-  // find the class twice).
-  void add_market(const std::string& name, MarketFactory factory);
-  void add_agent(const std::string& name, AgentFactory factory);
-  void add_event(const std::string& name, EventFactory factory);
-  void add_runner(const std::string& name, RunnerFactory factory);
+  // find the class twice) or if abi_version, which defaults to the caller's
+  // kPluginAbiVersion, is not this library's.
+  void add_market(const std::string& name, MarketFactory factory,
+                  int abi_version = kPluginAbiVersion);
+  void add_agent(const std::string& name, AgentFactory factory,
+                 int abi_version = kPluginAbiVersion);
+  void add_event(const std::string& name, EventFactory factory,
+                 int abi_version = kPluginAbiVersion);
+  void add_runner(const std::string& name, RunnerFactory factory,
+                  int abi_version = kPluginAbiVersion);
   // Convenience: registers T, constructed from its Init struct.
   template <typename T>
   void add_market(const std::string& name) {
@@ -132,7 +149,7 @@ class PAMS_EXPORT ClassRegistry {
     EventFactory event;
     RunnerFactory runner;
   };
-  void Add(const std::string& name, Entry entry);
+  void Add(const std::string& name, Entry entry, int abi_version);
   const Entry& Find(const std::string& name, Kind kind,
                     const std::string& path) const;
 
