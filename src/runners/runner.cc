@@ -744,6 +744,11 @@ void Runner::ValidateActions(const Session& session, const Batch& batch) const {
     if (o.kind == OrderKind::kLimit && (!o.price || !std::isfinite(*o.price))) {
       fail("a limit order needs a finite price");
     }
+    if (o.price &&
+        !(std::fabs(*o.price / simulator_->market(o.market_id).tick_size()) < 9.2e18)) {
+      // PAMS's Python ints would go on; no market holds such a price.
+      fail("price " + PythonFloat(*o.price) + " is more than 9.2e18 ticks");
+    }
     if (o.kind == OrderKind::kMarket && o.price) {
       fail("a market order cannot have a price");
     }

@@ -784,6 +784,7 @@ class ScriptedAgent : public Agent {
     if (mode == "negative_ttl") o.ttl = -2;
     if (mode == "nan_price") o.price = std::numeric_limits<double>::quiet_NaN();
     if (mode == "inf_price") o.price = std::numeric_limits<double>::infinity();
+    if (mode == "huge_price") o.price = 1e300;
     if (mode == "no_price") o.price.reset();
     if (mode == "market_with_price") o.kind = OrderKind::kMarket;
     if (mode == "bad_market") o.market_id = 7;
@@ -889,6 +890,7 @@ TEST(RunnerAgentTest, InvalidActionsAreRefused) {
       {"negative_ttl", "ttl"},
       {"nan_price", "finite price"},
       {"inf_price", "finite price"},
+      {"huge_price", "more than 9.2e18 ticks"},
       {"no_price", "finite price"},
       {"market_with_price", "market order"},
       {"bad_market", "market"},
