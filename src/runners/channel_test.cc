@@ -3,6 +3,7 @@
 #include "runners/channel.h"
 
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -54,6 +55,54 @@ TEST(ChannelTest, ClosedTimeoutAndInterrupted) {
   a.Close();
   EXPECT_EQ(b.Receive(&type, &payload, 1), Channel::Status::kClosed);
   EXPECT_EQ(b.Send(MessageType::kTask, "x"), Channel::Status::kClosed);
+}
+
+}  // namespace
+}  // namespace pams
+
+namespace pams {
+namespace {
+
+// Writes a raw frame header (type, padding, size) to fd.
+void WriteHeader(int fd, uint32_t type, uint64_t size) {
+  struct {
+    uint32_t type;
+    uint32_t pad;
+    uint64_t size;
+  } header{type, 0, size};
+  ASSERT_EQ(write(fd, &header, sizeof header), static_cast<ssize_t>(sizeof header));
+}
+
+// A corrupt header is refused before anything is allocated for it, and a
+// header announcing more than its sender sends costs only what arrives.
+TEST(ChannelTest, CorruptHeadersCostNoMemory) {
+  int fds[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  Channel reader(fds[0]);
+  MessageType type;
+  std::string payload;
+  // 32 GiB (within the old 64 GiB limit) and an unknown type.
+  WriteHeader(fds[1], static_cast<uint32_t>(MessageType::kTask), uint64_t{32} << 30);
+  EXPECT_EQ(reader.Receive(&type, &payload, 5), Channel::Status::kError);
+  EXPECT_NE(reader.error().find("corrupt message header"), std::string::npos)
+      << reader.error();
+  EXPECT_LT(payload.capacity(), size_t{1} << 20);
+  close(fds[1]);
+
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  Channel other(fds[0]);
+  WriteHeader(fds[1], 77, 4);
+  EXPECT_EQ(other.Receive(&type, &payload, 5), Channel::Status::kError);
+  close(fds[1]);
+
+  // 512 MiB announced, 10 bytes sent, then the peer goes away.
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  Channel third(fds[0]);
+  WriteHeader(fds[1], static_cast<uint32_t>(MessageType::kTask), uint64_t{512} << 20);
+  ASSERT_EQ(write(fds[1], "0123456789", 10), 10);
+  close(fds[1]);
+  EXPECT_EQ(third.Receive(&type, &payload, 5), Channel::Status::kClosed);
+  EXPECT_LE(payload.capacity(), size_t{32} << 20);
 }
 
 }  // namespace
