@@ -313,6 +313,24 @@ def check_same_file(args, tmp, steps):
             fail("plot -o its input changed the input")
 
 
+def check_demo_summary(args, steps):
+    """make demo's summary (python/summarize.py) says which steps each return
+    std covers: all steps, and each session's, the latter being the figure
+    of pams stats --session for that session."""
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "python", "summarize.py"), steps],
+                          capture_output=True, text=True, timeout=60)
+    stats = run(args, "stats", steps, "--session", "1", "--json")
+    facts = json.loads(stats.stdout)["markets"][0] if stats.returncode == 0 else {}
+    session = re.search(r"session 1: steps 100-599, .*log-return std (\S+) over these steps",
+                        proc.stdout)
+    if proc.returncode != 0 or "log-return std" not in proc.stdout or \
+            not re.search(r"log-return std \S+ over all steps 0-599", proc.stdout) or \
+            not session or not facts or \
+            session.group(1) != f"{facts['return_std']:.3e}":
+        fail(f"demo summary: the return std figures are not labelled or do not match "
+             f"pams stats --session 1 ({facts.get('return_std')}): {proc.stdout[-600:]!r}")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--pams", required=True)
@@ -363,6 +381,7 @@ def main():
             check_errors(args, runs["CI2002"], tmp)
             check_odd_names(args, tmp, runs["CI2002"])
             check_same_file(args, tmp, runs["CI2002"])
+            check_demo_summary(args, runs["CI2002"])
             # --session 1: the facts of session 1's rows only.
             rows = [r for r in read_markets(runs["CI2002"])[0] if r["session_id"] == "1"]
             proc = run(args, "stats", runs["CI2002"], "--session", "1", "--json")
