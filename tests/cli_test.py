@@ -356,6 +356,14 @@ def check_output_paths(args, tmp, failures):
     if proc.returncode != 2 or "is the same file as stdout, where the step lines go " \
                                "(--quiet prints none)" not in proc.stderr:
         failures.append(f"stdout as --steps-csv: {proc.returncode} {proc.stderr[-300:]!r}")
+    # A CSV on stdout ("-", with --quiet) is the whole of stdout: the timing
+    # lines go to stderr.
+    proc = run(args, "run", config, "--seed", "1", "--quiet", "--steps-csv", "-")
+    records = list(csv.reader(proc.stdout.splitlines()))
+    if proc.returncode != 0 or len(records) != 601 or \
+            any(len(r) != 14 for r in records) or "# EXECUTION TIME" not in proc.stderr:
+        failures.append(f"--steps-csv - --quiet: status {proc.returncode}, {len(records)} "
+                        f"records, last {proc.stdout[-120:]!r}")
     # Devices may take several outputs.
     proc = run(args, "run", config, "--seed", "1", "--quiet", "--steps-csv", "/dev/null",
                "--agents-csv", "/dev/null")

@@ -1,6 +1,5 @@
 // pams: run PAMS configs with pams-cpp. See `pams --help`.
 
-#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -17,28 +16,17 @@
 
 #include "commands.h"
 #include "parse_errors.h"
+#include "stdout_error.h"
 #include "pams/errors.h"
 #include "pams/runners/worker.h"
 
 namespace {
 
-// 0 when everything written to stdout reached it; otherwise the errno of
-// the failure (EPIPE: its reader went away).
-int StdoutError() {
-  errno = 0;
-  if (std::fflush(stdout) != 0) return errno != 0 ? errno : EIO;
-  if (!std::ferror(stdout)) return 0;
-  // An earlier write failed and errno is gone: a pipe without a reader
-  // polls as an error.
-  pollfd p{STDOUT_FILENO, POLLOUT, 0};
-  return poll(&p, 1, 0) == 1 && (p.revents & POLLERR) != 0 ? EPIPE : EIO;
-}
-
 // The command's status, or the status for a failed stdout: 141 (128 +
 // SIGPIPE), silently, when its reader went away, as for a program killed by
 // SIGPIPE; 1 with a message otherwise.
 int FinishStdout(int status) {
-  const int error = StdoutError();
+  const int error = pams::cli::StdoutError();
   if (error == 0) return status;
   if (error == EPIPE) return status != 0 ? status : 128 + SIGPIPE;
   std::fprintf(stderr, "error: writing stdout failed: %s\n", std::strerror(error));

@@ -24,7 +24,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <random>
@@ -34,6 +33,7 @@
 #include "commands.h"
 #include "output_paths.h"
 #include "progress_bar.h"
+#include "stdout_error.h"
 #include "analysis/chart.h"
 #include "analysis/steps_table.h"
 #include "pams/config/json.h"
@@ -79,8 +79,9 @@ void OnSignal(int sig) {
     // write(2): async-signal-safe. The newline ends a progress bar's line.
     static const char kMessage[] =
         "\npams: stopping at the end of this step (the same signal again exits at once)\n";
-    const char* text = g_stderr_is_terminal ? kMessage : kMessage + 1;
-    [[maybe_unused]] const ssize_t n = write(STDERR_FILENO, text, std::strlen(text));
+    const size_t skip = g_stderr_is_terminal ? 0 : 1;
+    [[maybe_unused]] const ssize_t n =
+        write(STDERR_FILENO, kMessage + skip, sizeof kMessage - 1 - skip);
     return;
   }
   ExitAfterWholeRows(128 + sig);
@@ -254,14 +255,14 @@ int Run(const RunOptions& options) {
         std::filesystem::path(options.config).parent_path().string());
     runner->set_stop_flag(&g_stop);
     // A signal before this point (a long setup) stops the run at its
-    // first step.
-    runner->main(stdout);
-    // The runner has flushed (closed) the files; stdout's last lines (the
-    // timing) were written by stdio.
-    errno = 0;
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-      throw OutputError("stdout", "writing failed", errno != 0 ? errno : EIO);
-    }
+    // first step. The timing lines go where the step lines go, or to stderr
+    // when a CSV file is written to stdout ("-"), which they would end.
+    const bool csv_on_stdout = options.steps_csv == "-" || options.agents_csv == "-" ||
+                               options.events_csv == "-";
+    runner->main(csv_on_stdout ? stderr : stdout);
+    // The runner has flushed (closed) the files; stdout's last lines were
+    // written by stdio.
+    if (const int error = StdoutError()) throw OutputError("stdout", "writing failed", error);
     if (!options.plot.empty()) {
       analysis::WriteChart(analysis::StepsTable::ReadCsv(steps_path), options.plot);
     }
