@@ -478,11 +478,13 @@ def check_hangup_and_second_interrupt(args, tmp, failures):
     child = subprocess.Popen([args.pams, "run", path, "--seed", "1", "--plugin",
                               args.test_agents, "--quiet", "--steps-csv", steps],
                              stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and (not os.path.exists(steps) or
-                                           os.path.getsize(steps) < 100):
+    # Stuck once the process sleeps (the agent's sleep(1) loop) for a while.
+    deadline = time.monotonic() + 60
+    asleep = 0
+    while time.monotonic() < deadline and asleep < 6:
+        asleep = asleep + 1 if process_state(child.pid) == "S" else 0
         time.sleep(0.05)
-    time.sleep(1.0)  # now stuck at step 300
+    time.sleep(0.2)
     child.send_signal(signal.SIGINT)
     time.sleep(0.5)
     still_running = child.poll() is None
@@ -583,6 +585,14 @@ def children(pid):
         except (OSError, IndexError, ValueError):
             pass
     return sorted(found)
+
+
+def process_state(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return ""
 
 
 def zombie(pid):
