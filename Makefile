@@ -18,8 +18,15 @@ reference: deps
 tensorflow: deps
 	@scripts/setup-tensorflow.sh
 
-# The TensorFlow library pams tries by default (when .venv-tf exists).
-TF_LIB = $(firstword $(wildcard $(CURDIR)/.venv-tf/lib/python3*/site-packages/tensorflow/libtensorflow_cc.so.2))
+# The TensorFlow library pams tries by default: where `make tensorflow` puts
+# it. The path is spelt out whether .venv-tf exists yet or not, so that every
+# target configures the build the same way: `make demo` (no TensorFlow yet)
+# then `make test` (which installs it) must not change what configure
+# records, or the engine would be compiled again. .venv-tf is made by
+# Debian's python3 (scripts/setup-tensorflow.sh), hence its lib/python3.X;
+# 3.11 is Debian 12's, for a machine that has no python3 before `make deps`.
+PYTHON_VERSION := $(or $(shell /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null),3.11)
+TF_LIB = $(CURDIR)/.venv-tf/lib/python$(PYTHON_VERSION)/site-packages/tensorflow/libtensorflow_cc.so.2
 
 configure: deps
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -29,7 +36,6 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# TensorFlow first: configure records where it is.
 test: reference tensorflow
 	@$(MAKE) --no-print-directory build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)

@@ -36,6 +36,16 @@ def chart(times, series, width=72, height=16):
     return "\n".join(lines)
 
 
+def return_std(prices):
+    """The population standard deviation of the log returns of prices (as
+    pams stats computes it); 0 when there are none."""
+    rets = [math.log(b / a) for a, b in zip(prices, prices[1:]) if a > 0 and b > 0]
+    if not rets:
+        return 0.0
+    mean = sum(rets) / len(rets)
+    return math.sqrt(sum((x - mean) ** 2 for x in rets) / len(rets))
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -50,14 +60,16 @@ def main():
         fund = [float(r["fundamental_price"]) for r in rs]
         print(f"\nMarket {mid} ({name}): {len(rs)} steps")
         print(chart(times, [("market price", price, "*"), ("fundamental", fund, ".")]))
-        rets = [math.log(b / a) for a, b in zip(price, price[1:]) if a > 0 and b > 0]
-        mean = sum(rets) / len(rets) if rets else 0.0
-        std = math.sqrt(sum((x - mean) ** 2 for x in rets) / len(rets)) if rets else 0.0
         volume = sum(int(r["executed_volume"]) for r in rs)
         gap = sum(abs(p - q) / q for p, q in zip(price, fund)) / len(rs)
+        # The std of log returns depends on the steps it covers: over all
+        # steps it includes a warm-up session's flat prices, so each figure
+        # says which steps it is of (pams stats --session N gives the same
+        # figure as the session's line).
         print(f"  final price {price[-1]:.5f} (fundamental {fund[-1]:.5f}); "
-              f"executed volume {volume}; log-return std {std:.3e}; "
-              f"mean |price - fundamental| / fundamental {gap:.3%}")
+              f"executed volume {volume}; log-return std {return_std(price):.3e} over all "
+              f"steps {times[0]}-{times[-1]}; mean |price - fundamental| / fundamental "
+              f"{gap:.3%}")
         sessions = {}
         for r in rs:
             sessions.setdefault(r["session_id"], []).append(r)
@@ -65,7 +77,8 @@ def main():
             p = [float(r["market_price"]) for r in srs]
             v = sum(int(r["executed_volume"]) for r in srs)
             print(f"  session {sid}: steps {srs[0]['market_time']}-{srs[-1]['market_time']}, "
-                  f"price {min(p):.3f}..{max(p):.3f}, volume {v}")
+                  f"price {min(p):.3f}..{max(p):.3f}, volume {v}, log-return std "
+                  f"{return_std(p):.3e} over these steps")
     if len(sys.argv) > 2:
         with open(sys.argv[2], newline="") as f:
             agents = list(csv.DictReader(f))

@@ -219,8 +219,11 @@ def check_errors(args, steps, tmp):
                      re.escape(f"error: {tmp}: is a directory"), out)
         expect_error(args, f"{command} header only", [command, header_only, *extra],
                      re.escape(f"error: {header_only}: no rows"), out)
-        expect_error(args, f"{command} no file", [command], "steps_csv is required")
-    expect_error(args, "plot no output", ["plot", steps], "--output is required")
+        expect_error(args, f"{command} no file", [command],
+                     rf"(?m)^error: pams {command}: STEPS.csv is missing: pams {command} "
+                     rf"STEPS.csv \[options\] \(see pams {command} --help\)$")
+    expect_error(args, "plot no output", ["plot", steps],
+                 r"(?m)^error: pams plot: --output FILE is required \(see pams plot --help\)$")
     bad_ext = os.path.join(tmp, "chart.jpg")
     expect_error(args, "plot bad extension", ["plot", steps, "-o", bad_ext],
                  re.escape(f"error: {bad_ext}: a chart's file name must end in .png or .svg"),
@@ -246,6 +249,86 @@ def check_errors(args, steps, tmp):
         if f.read() != "old":
             fail("a failed plot changed the existing chart")
     os.remove(out)
+
+
+ODD_NAME = 'M, "odd"\nname'
+
+
+def check_odd_names(args, tmp, plain_steps):
+    """A market named with a comma, quotes and a line break: pams run
+    --steps-csv --plot, then pams plot and pams stats read the file back (the
+    writer quotes the name, RFC 4180, and the reader takes it whole); the
+    facts are those of the same run under a plain name."""
+    with open(os.path.join(ROOT, "samples", "CI2002", "config.json")) as f:
+        config = json.load(f)
+    config["simulation"]["markets"] = [ODD_NAME]
+    config[ODD_NAME] = config.pop("Market")
+    config["FCNAgents"]["markets"] = [ODD_NAME]
+    path = os.path.join(tmp, "odd.json")
+    with open(path, "w") as f:
+        json.dump(config, f)
+    steps, chart = os.path.join(tmp, "odd.csv"), os.path.join(tmp, "odd-run.png")
+    proc = run(args, "run", path, "--seed", "1", "--quiet", "--steps-csv", steps,
+               "--plot", chart)
+    if proc.returncode != 0 or not os.path.exists(chart):
+        fail(f"odd names: pams run --plot: status {proc.returncode}: {proc.stderr[-300:]!r}")
+        return
+    with open(steps, newline="") as f:
+        rows = list(csv.reader(f))
+    if len(rows) != 601 or any(r[2] != ODD_NAME for r in rows[1:]):
+        fail(f"odd names: steps.csv has {len(rows)} records, names {rows[1][2]!r}")
+    proc = run(args, "plot", steps, "-o", os.path.join(tmp, "odd.svg"))
+    if proc.returncode != 0:
+        fail(f"odd names: pams plot: status {proc.returncode}: {proc.stderr[-300:]!r}")
+    proc = run(args, "stats", steps, "--json")
+    plain = run(args, "stats", plain_steps, "--json")
+    if proc.returncode != 0:
+        fail(f"odd names: pams stats: status {proc.returncode}: {proc.stderr[-300:]!r}")
+    else:
+        got = json.loads(proc.stdout)["markets"]
+        expected = json.loads(plain.stdout)["markets"]
+        expected[0]["market_name"] = ODD_NAME
+        if got != expected:
+            fail(f"odd names: pams stats {str(got)[:200]} != {str(expected)[:200]}")
+    text = run(args, "stats", steps)
+    if text.returncode != 0 or not text.stdout.startswith(
+            'market 0 (M, "odd"\\nname): 600 steps'):
+        fail(f"odd names: the table's heading {text.stdout[:80]!r}")
+
+
+def check_same_file(args, tmp, steps):
+    """pams plot -o naming its own input (here through a symlink) is refused
+    before anything is written."""
+    source = os.path.join(tmp, "steps-as.png")
+    shutil.copy(steps, source)
+    link = os.path.join(tmp, "link.png")
+    os.symlink(source, link)
+    for out in (source, link):
+        expect_error(args, f"plot -o its input ({os.path.basename(out)})",
+                     ["plot", source, "-o", out],
+                     re.escape(f"error: --output {out}: is the same file as STEPS.csv "
+                               f"{source}"))
+    with open(source, "rb") as a, open(steps, "rb") as b:
+        if a.read() != b.read():
+            fail("plot -o its input changed the input")
+
+
+def check_demo_summary(args, steps):
+    """make demo's summary (python/summarize.py) says which steps each return
+    std covers: all steps, and each session's, the latter being the figure
+    of pams stats --session for that session."""
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "python", "summarize.py"), steps],
+                          capture_output=True, text=True, timeout=60)
+    stats = run(args, "stats", steps, "--session", "1", "--json")
+    facts = json.loads(stats.stdout)["markets"][0] if stats.returncode == 0 else {}
+    session = re.search(r"session 1: steps 100-599, .*log-return std (\S+) over these steps",
+                        proc.stdout)
+    if proc.returncode != 0 or "log-return std" not in proc.stdout or \
+            not re.search(r"log-return std \S+ over all steps 0-599", proc.stdout) or \
+            not session or not facts or \
+            session.group(1) != f"{facts['return_std']:.3e}":
+        fail(f"demo summary: the return std figures are not labelled or do not match "
+             f"pams stats --session 1 ({facts.get('return_std')}): {proc.stdout[-600:]!r}")
 
 
 def main():
@@ -296,6 +379,9 @@ def main():
                      "cut row ignored")
         if "CI2002" in runs:
             check_errors(args, runs["CI2002"], tmp)
+            check_odd_names(args, tmp, runs["CI2002"])
+            check_same_file(args, tmp, runs["CI2002"])
+            check_demo_summary(args, runs["CI2002"])
             # --session 1: the facts of session 1's rows only.
             rows = [r for r in read_markets(runs["CI2002"])[0] if r["session_id"] == "1"]
             proc = run(args, "stats", runs["CI2002"], "--session", "1", "--json")

@@ -12,12 +12,18 @@
   directory; resumed, it gets SIGTERM (to the sweep alone): exit status 143,
   the same checks; resumed again, it completes all 40 without rerunning any
   run completed before (their files keep their mtime).
-* refused: another command on the same DIR (seeds, --set) is refused with
-  exit status 2 and nothing is deleted; bad --seeds, --jobs, a missing
-  config or plugin and a bad --set give exit status 2 with a message naming
-  them, before any run; a bad config value stops the sweep at the first run
-  with exit status 2 and the run's message, and leaves DIR free for the
-  corrected command.
+* refused: another command on the same DIR (--set) is refused with exit
+  status 2 and nothing is deleted; bad --seeds, --jobs, a missing config or
+  plugin, a bad --set, an --out that is a file and a config inside DIR/runs
+  give exit status 2 with a message naming them, before any run; a bad
+  config value stops the sweep at the first run with exit status 2 and the
+  run's message, and leaves DIR free for the corrected command.
+* extend: seeds 1-3, then 1-5 on the same DIR runs only 4 and 5 and
+  summarizes all five; --session 1 summarizes session 1 only, as pams stats
+  --session 1 does.
+* killed: a sweep killed with SIGKILL takes its runs with it (none is left
+  a second later, writing into a .partial directory that the next sweep
+  deletes); the sweep resumed completes, its runs identical to pams run.
 * forward: SIGTERM to the sweep alone reaches its runs: two long runs stop
   at once.
 * failed: runs that fail are reported with their seed and stderr, kept as
@@ -277,15 +283,11 @@ def interrupt(c):
     failures = len(c.failures)
 
     # Another command on the same DIR is refused, and nothing is deleted.
-    for change in (["--seeds", "1-41"], ["--set", "BusyAgents.busyMicroseconds=151"]):
-        other = list(cmd)
-        if change[0] == "--seeds":
-            other[other.index("--seeds") + 1] = change[1]
-        else:
-            other[other.index("--set") + 1] = change[1]
-        proc = c.pams(*other)
-        c.check(proc.returncode == 2 and "another command" in proc.stderr,
-                f"refused {change}: exit {proc.returncode}: {proc.stderr[-300:]!r}")
+    other = list(cmd)
+    other[other.index("--set") + 1] = "BusyAgents.busyMicroseconds=151"
+    proc = c.pams(*other)
+    c.check(proc.returncode == 2 and "another command" in proc.stderr,
+            f"refused --set: exit {proc.returncode}: {proc.stderr[-300:]!r}")
     c.check(len(completed(out)) == 40, "refused: runs were deleted")
     c.part("refused (another command on the same DIR)", failures)
 
@@ -341,6 +343,28 @@ def refused(c):
                   "--out", out)
     c.check(proc.returncode == 2 and "/nonexistent.so" in proc.stderr,
             f"missing plugin: exit {proc.returncode}: {proc.stderr[-300:]!r}")
+    # --out naming a file (here the config itself): a clear message, and the
+    # file untouched.
+    with open(CI2002, "rb") as f:
+        config_bytes = f.read()
+    proc = c.pams("sweep", CI2002, "--seeds", "1-2", "--out", CI2002)
+    c.check(proc.returncode == 2 and proc.stderr.startswith(
+        f"error: --out {CI2002}: is a file, not a directory: --out names the directory")
+        and "filesystem error" not in proc.stderr,
+        f"--out a file: exit {proc.returncode}: {proc.stderr[-300:]!r}")
+    with open(CI2002, "rb") as f:
+        c.check(f.read() == config_bytes, "--out a file: the file changed")
+    proc = c.pams("sweep", CI2002, "--seeds", "1-2", "--out", os.path.join(CI2002, "sub"))
+    c.check(proc.returncode == 2 and "filesystem error" not in proc.stderr and
+            f"error: --out {CI2002}/sub: cannot create" in proc.stderr,
+            f"--out under a file: exit {proc.returncode}: {proc.stderr[-300:]!r}")
+    inside = os.path.join(c.tmp, "inside")
+    os.makedirs(os.path.join(inside, "runs"))
+    shutil.copy(CI2002, os.path.join(inside, "runs", "config.json"))
+    proc = c.pams("sweep", os.path.join(inside, "runs", "config.json"), "--seeds", "1-2",
+                  "--out", inside)
+    c.check(proc.returncode == 2 and "among its runs" in proc.stderr,
+            f"config inside DIR/runs: exit {proc.returncode}: {proc.stderr[-300:]!r}")
     # Fixed, the same DIR is fine (nothing was recorded).
     proc = c.pams("sweep", CI2002, "--seeds", "1-2", "--set", SHORT, "--out", out)
     c.check(proc.returncode == 0, f"after bad --set: exit {proc.returncode}: "
@@ -361,6 +385,77 @@ def failed(c):
     c.part("failed", failures)
 
 
+def extend(c):
+    """1-3, then 1-5 on the same DIR: only 4 and 5 run, the summary has all
+    five, sweep.json records 1-5. --session 1: the summary's facts are
+    those of pams stats --session 1."""
+    failures = len(c.failures)
+    out = os.path.join(c.tmp, "extend")
+    cmd = ["sweep", CI2002, "--set", SHORT, "--jobs", "2", "--out", out, "--quiet"]
+    proc = c.pams(*cmd, "--seeds", "1-3")
+    c.check(proc.returncode == 0, f"extend: 1-3: exit {proc.returncode}: {proc.stderr[-300:]}")
+    mtime = lambda s: os.stat(os.path.join(out, "runs", f"seed-{s}", "steps.csv")).st_mtime_ns
+    before = {s: mtime(s) for s in (1, 2, 3)}
+    proc = c.pams(*cmd, "--seeds", "1-5", "--session", "1")
+    c.check(proc.returncode == 0, f"extend: 1-5: exit {proc.returncode}: {proc.stderr[-300:]}")
+    c.check(completed(out) == [f"seed-{s}" for s in range(1, 6)],
+            f"extend: runs {runs_in(out)}")
+    c.check(before == {s: mtime(s) for s in (1, 2, 3)}, "extend: seeds 1-3 were rerun")
+    _, rows = read_summary(os.path.join(out, "summary.csv"))
+    c.check([r["seed"] for r in rows] == ["1", "2", "3", "4", "5"],
+            f"extend: summary.csv seeds {[r['seed'] for r in rows]}")
+    with open(os.path.join(out, "sweep.json")) as f:
+        c.check(json.load(f)["seeds"] == "1-5", "extend: sweep.json does not record 1-5")
+    stats = c.pams("stats", "--json", "--session", "1",
+                   os.path.join(out, "runs", "seed-4", "steps.csv"))
+    facts = json.loads(stats.stdout)["markets"][0] if stats.returncode == 0 else {}
+    row = rows[3] if len(rows) > 3 else {}
+    c.check(row and facts and float(row["return_std"]) == facts["return_std"] and
+            int(row["steps"]) == facts["steps"] == 200,
+            f"extend: --session 1: summary {row} vs stats {facts}")
+    c.part("extend", failures)
+
+
+def killed(c):
+    """SIGKILL to the sweep: its runs die with it (PR_SET_PDEATHSIG), at once
+    rather than when their run would have ended; resumed, the sweep
+    completes and each run equals pams run."""
+    failures = len(c.failures)
+    out = os.path.join(c.tmp, "killed")
+    cmd = [c.args.pams, "sweep", BUSY, "--seeds", "1-3", "--jobs", "2", "--plugin",
+           c.args.test_agents, "--set", "BusyAgents.busyMicroseconds=1000", "--out", out,
+           "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while len(processes_mentioning(out)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.5)  # the runs are under way (each takes a few seconds)
+    runs = [p for p in processes_mentioning(out) if p != proc.pid]
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 1.5
+    while processes_mentioning(out) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    left = processes_mentioning(out)
+    c.check(len(runs) == 2 and not left,
+            f"killed: runs {runs} while the sweep lived, {left} alive 1.5 s after SIGKILL")
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    resumed = c.pams(*cmd[1:])
+    c.check(resumed.returncode == 0 and completed(out) == ["seed-1", "seed-2", "seed-3"] and
+            runs_in(out) == completed(out),
+            f"killed: resumed exit {resumed.returncode}, runs {runs_in(out)}: "
+            f"{resumed.stderr[-300:]!r}")
+    steps = os.path.join(c.tmp, "killed-steps-1.csv")
+    by_hand = c.pams("run", BUSY, "--seed", "1", "--plugin", c.args.test_agents, "--set",
+                     "BusyAgents.busyMicroseconds=1000", "--steps-csv", steps, "--quiet")
+    if c.check(by_hand.returncode == 0, f"killed: pams run: {by_hand.stderr[-300:]}"):
+        with open(steps, "rb") as a, open(os.path.join(out, "runs", "seed-1", "steps.csv"),
+                                          "rb") as b:
+            c.check(a.read() == b.read(), "killed: seed-1 differs from pams run")
+    c.part("killed", failures)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--pams", required=True)
@@ -371,6 +466,8 @@ def main():
     basic(c)
     refused(c)
     failed(c)
+    extend(c)
+    killed(c)
     forward(c)
     interrupt(c)
     print(f"{'ok' if not c.failures else 'FAILED'}: sweep checks "

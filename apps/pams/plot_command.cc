@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.h"
+#include "output_paths.h"
 #include "analysis/chart.h"
 #include "analysis/steps_table.h"
 #include "pams/errors.h"
@@ -22,6 +23,7 @@ struct PlotOptions {
 };
 
 int Plot(const PlotOptions& options) {
+  CheckOutputPaths({{"STEPS.csv", options.steps_csv}}, {{"--output", options.output}});
   const analysis::StepsTable table = analysis::StepsTable::ReadCsv(options.steps_csv);
   if (table.markets.empty()) {
     throw ConfigError(options.steps_csv, "no rows to draw (the file has only its header)");

@@ -1,18 +1,39 @@
 // pams run CONFIG: one simulation, printed as PAMS's MarketStepPrintLogger.
+//
+// How a run ends, and what its output files (steps, agents, events CSV)
+// hold then: every way leaves them valid up to their last whole row
+// (OutputFile writes whole rows only), and the exit status says why:
+//   0    the run completed;
+//   1    it failed (an agent's error, an output that cannot be written);
+//   2    bad input, found before the run starts;
+//   129, 130, 143: SIGHUP (the terminal closed), SIGINT (Ctrl-C), SIGTERM:
+//        the run stops at the end of the step, flushes its files and exits
+//        with 128 + the signal. A second one of these exits at once
+//        (ExitAfterWholeRows: the rows committed so far are written, no
+//        file is cut inside a row), for a step that never ends;
+//   141  stdout's reader went away (`pams run ... | head`): SIGPIPE is
+//        ignored, so the write fails with EPIPE, which stops the run like a
+//        signal, silently, as a program killed by SIGPIPE would end.
+// A SIGINT or SIGHUP that was ignored when pams started (nohup, `&` in a
+// script) stays ignored.
 
+#include <signal.h>
 #include <unistd.h>
 
-#include <csignal>
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <cstdio>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "commands.h"
+#include "output_paths.h"
 #include "progress_bar.h"
+#include "stdout_error.h"
 #include "analysis/chart.h"
 #include "analysis/steps_table.h"
 #include "pams/config/json.h"
@@ -27,6 +48,7 @@
 #include "pams/simulator/session.h"
 #include "pams/simulator/simulator.h"
 #include "pams/tensorflow/tensorflow_runner.h"
+#include "util/output_file.h"
 
 namespace pams::cli {
 
@@ -46,13 +68,59 @@ struct RunOptions {
   bool check_parallel = false;
 };
 
-// Set by SIGINT/SIGTERM; the runner stops at the next step.
+// Set by the first SIGINT, SIGTERM or SIGHUP; the runner stops at the next
+// step.
 std::atomic<bool> g_stop{false};
 std::atomic<int> g_signal{0};
+bool g_stderr_is_terminal = false;  // set before the handler is installed
 
 void OnSignal(int sig) {
-  g_signal.store(sig);
-  g_stop.store(true);
+  int none = 0;
+  if (g_signal.compare_exchange_strong(none, sig)) {
+    g_stop.store(true);
+    // write(2): async-signal-safe. The newline ends a progress bar's line.
+    static const char kMessage[] =
+        "\npams: stopping at the end of this step (the same signal again exits at once)\n";
+    const size_t skip = g_stderr_is_terminal ? 0 : 1;
+    [[maybe_unused]] const ssize_t n =
+        write(STDERR_FILENO, kMessage + skip, sizeof kMessage - 1 - skip);
+    return;
+  }
+  ExitAfterWholeRows(128 + sig);
+}
+
+void InstallSignalHandlers() {
+  g_stderr_is_terminal = isatty(STDERR_FILENO) == 1;
+  struct sigaction action {};
+  action.sa_handler = OnSignal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigset_t unblock;
+  sigemptyset(&unblock);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    sigaction(sig, nullptr, &old);
+    if (sig != SIGTERM && old.sa_handler == SIG_IGN) continue;  // nohup, `&`
+    sigaction(sig, &action, nullptr);
+    sigaddset(&unblock, sig);
+  }
+  sigprocmask(SIG_UNBLOCK, &unblock, nullptr);
+}
+
+// The exit status for a write to stdout or an output file that failed.
+int OutputFailure(const OutputError& e) {
+  std::fflush(stdout);
+  if (g_stop.load()) return 128 + g_signal.load();
+  if (e.error_number() == EPIPE) {
+    // The reader went away: what it did not read it did not want. Silent
+    // for stdout (as a program killed by SIGPIPE); a named pipe is named.
+    if (e.path() != "stdout" && e.path() != "-") {
+      std::fprintf(stderr, "error: %s (its reader went away)\n", e.what());
+    }
+    return 128 + SIGPIPE;
+  }
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return kExitFailure;
 }
 
 // Shows the run's progress (session, step, steps/s, ETA) on a ProgressBar.
@@ -151,7 +219,19 @@ int CheckParallelCommand(const ClassRegistry& registry, const Json& settings,
 }
 
 int Run(const RunOptions& options) {
+  InstallSignalHandlers();
   try {
+    // Before anything is opened for writing.
+    std::vector<NamedPath> inputs = {{"CONFIG", options.config}};
+    for (const std::string& plugin : options.plugins) inputs.push_back({"--plugin", plugin});
+    std::vector<NamedPath> outputs = {{"--steps-csv", options.steps_csv},
+                                      {"--agents-csv", options.agents_csv},
+                                      {"--events-csv", options.events_csv},
+                                      {"--plot", options.plot}};
+    if (!options.quiet) {
+      outputs.insert(outputs.begin(), {"stdout, where the step lines go (--quiet prints none)", "-"});
+    }
+    CheckOutputPaths(inputs, outputs);
     ClassRegistry registry = LoadRegistry(options.plugins);
     Json settings = LoadConfig(options.config, options.sets);
     // A process that runs TensorFlow itself (SequentialRunner with
@@ -168,7 +248,6 @@ int Run(const RunOptions& options) {
 
     Loggers loggers;
     MarketStepPrintLogger print_logger(stdout);
-    if (!options.quiet) loggers.add(&print_logger);
     // The bar goes to a terminal, and only when the step lines do not go to
     // the same one (they show progress themselves, and would cut the bar).
     ProgressLogger progress(!options.quiet && ProgressBar::StderrIsTerminal() &&
@@ -196,21 +275,32 @@ int Run(const RunOptions& options) {
       events = std::make_unique<EventsCsvLogger>(options.events_csv);
       loggers.add(events.get());
     }
+    // Last: when stdout fails (its reader went away) and stops the run, the
+    // files' loggers have already been given each step, and are flushed
+    // first.
+    if (!options.quiet) loggers.add(&print_logger);
 
     std::unique_ptr<Runner> runner = registry.create_runner(
         options.runner, std::move(settings), std::move(prng), &loggers,
         "--runner");
     runner->simulator().set_config_directory(
         std::filesystem::path(options.config).parent_path().string());
-    std::signal(SIGINT, OnSignal);
-    std::signal(SIGTERM, OnSignal);
     runner->set_stop_flag(&g_stop);
-    runner->main(stdout);
+    // A signal before this point (a long setup) stops the run at its
+    // first step. The timing lines go where the step lines go, or to stderr
+    // when a CSV file is written to stdout ("-"), which they would end.
+    const bool csv_on_stdout = options.steps_csv == "-" || options.agents_csv == "-" ||
+                               options.events_csv == "-";
+    runner->main(csv_on_stdout ? stderr : stdout);
+    // The runner has flushed (closed) the files; stdout's last lines were
+    // written by stdio.
+    if (const int error = StdoutError()) throw OutputError("stdout", "writing failed", error);
     if (!options.plot.empty()) {
-      steps->flush();
       analysis::WriteChart(analysis::StepsTable::ReadCsv(steps_path), options.plot);
     }
     return 0;
+  } catch (const OutputError& e) {
+    return OutputFailure(e);
   } catch (const ConfigError& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "error: %s\n", e.what());
@@ -230,10 +320,19 @@ std::function<int()> AddRunCommand(CLI::App* app) {
   auto options = std::make_shared<RunOptions>();
   CLI::App* run = app->add_subcommand(
       "run", "Run a simulation from a PAMS config.");
-  run->add_option("config", options->config, "PAMS JSON config file")
+  run->footer(
+      "Exit status: 0 done; 1 the run failed (an agent's error, an output that\n"
+      "cannot be written); 2 bad input; 128 + N stopped by signal N: 129 SIGHUP\n"
+      "(terminal closed), 130 SIGINT (Ctrl-C), 143 SIGTERM - the run stops at the\n"
+      "end of its step, and the same signal again exits at once - and 141 when\n"
+      "stdout's reader goes away (| head). Output files always end with a whole\n"
+      "row.");
+  run->add_option("config,--config", options->config,
+                  "PAMS JSON config file (\"-\": stdin); --config CONFIG as PAMS's "
+                  "sample scripts take it")
       ->type_name("CONFIG")
       ->required();
-  run->add_option("--seed", options->seed,
+  run->add_option("-s,--seed", options->seed,
                   "Seed of the runner's random.Random (any integer); without "
                   "it a seed is drawn from the OS and printed to stderr")
       ->check([](const std::string& s) -> std::string {
@@ -241,7 +340,8 @@ std::function<int()> AddRunCommand(CLI::App* app) {
           Random::FromDecimalSeed(s);
           return "";
         } catch (const std::exception&) {
-          return "the seed must be an integer, got \"" + s + "\"";
+          return "the seed must be an integer, got \"" + ShortenForMessage(s, 100) +
+                 "\"";
         }
       })
       ->type_name("INT");

@@ -9,10 +9,15 @@
 // down. DIR holds:
 //
 //   sweep.json            the command: config (absolute path and content),
-//                         seeds, --set, --plugin, --runner. A sweep on a DIR
-//                         whose sweep.json records another command is refused,
-//                         so that results of different commands never mix.
-//   sweep.lock            locked while a sweep runs on DIR
+//                         --set, --plugin, --runner, and every seed run in
+//                         DIR so far. A sweep on a DIR whose sweep.json
+//                         records another command is refused, so that
+//                         results of different commands never mix; other
+//                         seeds are fine (1-100, then 1-120 runs 101-120 and
+//                         summarizes all 120).
+//   sweep.lock            locked while a sweep or any of its runs is alive
+//                         (the runs inherit the lock), so that a sweep never
+//                         starts on a DIR where runs of another still write
 //   runs/seed-S/          a completed run: steps.csv, agents.csv, stdout.txt,
 //                         stderr.txt
 //   runs/seed-S.partial/  a run in progress; renamed to seed-S when it exits
@@ -22,20 +27,25 @@
 //   summary.json          every stylized fact of every completed run
 //
 // A resumed sweep deletes *.partial and *.failed and runs the seeds that have
-// no seed-S. On SIGINT or SIGTERM the sweep sends SIGTERM to its runs (a
-// second signal, or 10 seconds, and SIGKILL), waits for them, deletes their
-// .partial directories and exits with 128 + the signal.
+// no seed-S. On SIGINT, SIGTERM or SIGHUP the sweep sends SIGTERM to its runs
+// (a second signal, or 10 seconds, and SIGKILL), waits for them, deletes
+// their .partial directories and exits with 128 + the signal. A sweep that
+// dies without that (SIGKILL, a crash) takes its runs with it: each run
+// gets SIGKILL when the sweep's thread that started it ends
+// (PR_SET_PDEATHSIG), so no run goes on writing into a .partial directory
+// that the next sweep deletes.
 //
-// Signals: the sweep blocks SIGINT, SIGTERM and SIGCHLD and takes them with
-// sigtimedwait in its one loop, which also reaps the children; so there is no
-// signal handler, no global state and no race between a signal and the wait
-// for a child. The children start with no signal blocked.
+// Signals: the sweep blocks SIGINT, SIGTERM, SIGHUP and SIGCHLD and takes
+// them with sigtimedwait in its one loop, which also reaps the children; so
+// there is no signal handler, no global state and no race between a signal
+// and the wait for a child. The children start with no signal blocked.
 
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,6 +68,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "output_paths.h"
 #include "pams/config/json.h"
 #include "pams/errors.h"
 #include "progress_bar.h"
@@ -86,6 +97,7 @@ struct SweepOptions {
   std::vector<std::string> sets;
   std::vector<std::string> plugins;
   std::string runner = "SequentialRunner";
+  std::vector<int64_t> sessions;  // --session: the summary's sessions (all if empty)
   bool quiet = false;
 };
 
@@ -184,10 +196,12 @@ Json CommandRecord(const SweepOptions& options, const std::vector<int64_t>& seed
 }
 
 // Empty if the recorded command is the same as the new one; otherwise what
-// differs, for the error message.
+// differs, for the error message. The seeds may differ: each seed's run
+// depends only on the rest.
 std::string CommandDifference(const Json& recorded, const Json& current) {
   std::string differences;
   for (const auto& [key, value] : current.items()) {
+    if (key == "seeds") continue;
     if (recorded.contains(key) && recorded[key] == value) continue;
     std::string what;
     if (key == "config_content") {
@@ -226,13 +240,18 @@ std::string DescribeStatus(int status) {
   return fmt::format("wait status {}", status);
 }
 
-// Blocks SIGINT, SIGTERM and SIGCHLD for its lifetime (see the file comment).
+// Blocks SIGINT, SIGTERM, SIGHUP and SIGCHLD for its lifetime (see the file
+// comment); a SIGINT or SIGHUP ignored when pams started (nohup) stays
+// ignored.
 class SignalBlock {
  public:
   SignalBlock() {
     sigemptyset(&stop_);
-    sigaddset(&stop_, SIGINT);
-    sigaddset(&stop_, SIGTERM);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction old {};
+      sigaction(sig, nullptr, &old);
+      if (sig == SIGTERM || old.sa_handler != SIG_IGN) sigaddset(&stop_, sig);
+    }
     all_ = stop_;
     sigaddset(&all_, SIGCHLD);
     sigprocmask(SIG_BLOCK, &all_, &old_);
@@ -251,9 +270,10 @@ class SignalBlock {
   SignalBlock(const SignalBlock&) = delete;
   SignalBlock& operator=(const SignalBlock&) = delete;
 
-  // The three signals.
+  // The signals taken.
   const sigset_t& all() const { return all_; }
-  // Takes a pending SIGINT or SIGTERM without waiting; 0 if none.
+  bool IsStop(int signal) const { return signal > 0 && sigismember(&stop_, signal) == 1; }
+  // Takes a pending SIGINT, SIGTERM or SIGHUP without waiting; 0 if none.
   int TakeStopSignal() const {
     const timespec zero{0, 0};
     const int signal = sigtimedwait(&stop_, nullptr, &zero);
@@ -267,32 +287,47 @@ class SignalBlock {
 };
 
 // Holds an exclusive lock on a file while alive, so that two sweeps never run
-// on one DIR.
+// on one DIR. The runs inherit it (see SpawnRun): it is free only once the
+// sweep and all its runs are gone.
 class DirLock {
  public:
+  // How long a new sweep waits for the runs of one that was killed to go
+  // (they get SIGKILL at once; the lock is free when the last has died).
+  static constexpr auto kWait = std::chrono::seconds(3);
+
   // Throws ConfigError if the lock is held by another process.
   explicit DirLock(const fs::path& path) {
     fd_ = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0) {
       throw ConfigError(path.string(), std::string("cannot open: ") + strerror(errno));
     }
-    if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      close(fd_);
-      throw ConfigError("--out " + path.parent_path().string(),
-                        "another pams sweep is running on this directory");
+    const auto deadline = Clock::now() + kWait;
+    while (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      if (Clock::now() > deadline) {
+        close(fd_);
+        throw ConfigError("--out " + path.parent_path().string(),
+                          "another pams sweep (or a run of one) is running on this "
+                          "directory");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
   ~DirLock() { close(fd_); }
   DirLock(const DirLock&) = delete;
   DirLock& operator=(const DirLock&) = delete;
 
+  int fd() const { return fd_; }
+
  private:
   int fd_;
 };
 
 // Starts `pams run` for one seed with its outputs in dir (which exists).
-// Throws std::system_error if the process cannot be started.
-pid_t SpawnRun(const SweepOptions& options, int64_t seed, const fs::path& dir) {
+// The run dies with the sweep (PR_SET_PDEATHSIG) and holds the DIR lock
+// (lock_fd) while it lives. Throws std::system_error if the process cannot
+// be started.
+pid_t SpawnRun(const SweepOptions& options, int64_t seed, const fs::path& dir,
+               int lock_fd) {
   std::vector<std::string> args = {
       "pams",        "run",
       options.config, "--seed",
@@ -311,39 +346,66 @@ pid_t SpawnRun(const SweepOptions& options, int64_t seed, const fs::path& dir) {
   std::vector<char*> argv;
   for (std::string& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
-
   const std::string out = (dir / "stdout.txt").string();
   const std::string err = (dir / "stderr.txt").string();
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  // The child starts with no signal blocked and the default actions for the
-  // signals the sweep takes itself.
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t none;
-  sigemptyset(&none);
-  posix_spawnattr_setsigmask(&attributes, &none);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  sigaddset(&defaults, SIGCHLD);
-  sigaddset(&defaults, SIGPIPE);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 
-  pid_t pid = 0;
-  // /proc/self/exe: this very binary, even if the file was replaced since.
-  const int error =
-      posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  if (error != 0) {
+  // The child reports a failure before exec (its errno) on this pipe; exec
+  // closes it (O_CLOEXEC), so reading 0 bytes means the run started.
+  int report[2];
+  if (pipe2(report, O_CLOEXEC) != 0) {
+    throw std::system_error(errno, std::generic_category(), "cannot start pams run");
+  }
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    const int error = errno;
+    close(report[0]);
+    close(report[1]);
+    throw std::system_error(error, std::generic_category(), "cannot start pams run");
+  }
+  if (pid == 0) {
+    // The child: async-signal-safe calls only until exec.
+    auto fail = [&](int error) {
+      [[maybe_unused]] const ssize_t n = write(report[1], &error, sizeof error);
+      _exit(127);
+    };
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);  // the sweep died before prctl
+    const int in = open("/dev/null", O_RDONLY);
+    const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (in < 0 || o < 0 || e < 0) fail(errno);
+    if (dup2(in, STDIN_FILENO) < 0 || dup2(o, STDOUT_FILENO) < 0 ||
+        dup2(e, STDERR_FILENO) < 0) {
+      fail(errno);
+    }
+    // The lock, without O_CLOEXEC, for the run's lifetime.
+    if (dup(lock_fd) < 0) fail(errno);
+    // No signal blocked, and the default actions for those the sweep takes
+    // itself (pams run sets its own).
+    struct sigaction defaults {};
+    defaults.sa_handler = SIG_DFL;
+    sigemptyset(&defaults.sa_mask);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE}) {
+      sigaction(sig, &defaults, nullptr);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    // /proc/self/exe: this very binary, even if the file was replaced since.
+    execve("/proc/self/exe", argv.data(), environ);
+    fail(errno);
+  }
+  close(report[1]);
+  int error = 0;
+  ssize_t n;
+  do {
+    n = read(report[0], &error, sizeof error);
+  } while (n < 0 && errno == EINTR);
+  close(report[0]);
+  if (n > 0) {
+    int status = 0;
+    waitpid(pid, &status, 0);
     throw std::system_error(error, std::generic_category(), "cannot start pams run");
   }
   return pid;
@@ -378,8 +440,9 @@ class Sweep {
   // Refuses a DIR holding another command's runs; deletes stale .partial and
   // .failed directories.
   void CheckAndCleanDir();
-  // Writes sweep.json if it is not there yet (before the first run
-  // completes, so that completed runs always have their command recorded).
+  // Writes sweep.json if it is not there yet, or if it lacks seeds of this
+  // sweep (before the first run completes, so that completed runs always
+  // have their command recorded).
   void RecordCommand();
   void StartRun(int64_t seed);
   // Reaps every child that has exited and handles its outcome.
@@ -398,8 +461,10 @@ class Sweep {
   const fs::path out_;
   const fs::path runs_dir_;
   ProgressBar progress_;
+  int lock_fd_ = -1;  // DIR's lock, while Main runs
 
-  bool recorded_ = false;         // sweep.json exists
+  bool recorded_ = false;         // sweep.json exists and has every seed
+  std::string recorded_seeds_;    // the seeds in sweep.json
   std::map<pid_t, int64_t> running_;
   int64_t to_run_ = 0;            // runs this sweep has to do
   int64_t finished_ = 0;          // of those, ended (well or not)
@@ -415,8 +480,14 @@ class Sweep {
 
 void Sweep::CheckAndCleanDir() {
   const fs::path record = out_ / "sweep.json";
+  bool has_record = false;
   if (fs::exists(record)) {
     const Json recorded = ParseJsonFile(record.string());
+    if (!recorded.is_object() || !recorded.contains("seeds") ||
+        !recorded["seeds"].is_string()) {
+      throw ConfigError(record.string(), "not a sweep record (no \"seeds\"); use another "
+                                         "--out directory, or delete this one to start over");
+    }
     const std::string difference = CommandDifference(recorded, command_);
     if (!difference.empty()) {
       throw ConfigError(
@@ -424,7 +495,14 @@ void Sweep::CheckAndCleanDir() {
           "this directory holds a sweep of another command (" + difference +
               "); use another --out directory, or delete this one to start over");
     }
-    recorded_ = true;
+    has_record = true;
+    recorded_seeds_ = recorded["seeds"].get<std::string>();
+    // Up to date when it has every seed of this sweep already.
+    std::vector<int64_t> known = ParseSeeds(recorded_seeds_);
+    std::sort(known.begin(), known.end());
+    recorded_ = std::all_of(seeds_.begin(), seeds_.end(), [&](int64_t seed) {
+      return std::binary_search(known.begin(), known.end(), seed);
+    });
   }
   std::vector<fs::path> stale;
   for (const fs::directory_entry& entry : fs::directory_iterator(runs_dir_)) {
@@ -432,7 +510,7 @@ void Sweep::CheckAndCleanDir() {
     if (path.filename().string().rfind("seed-", 0) != 0) continue;
     if (path.extension() == ".partial" || path.extension() == ".failed") {
       stale.push_back(path);
-    } else if (!recorded_) {
+    } else if (!has_record) {
       throw ConfigError("--out " + options_.out,
                         "this directory has runs but no sweep.json saying how they "
                         "were made; use another --out directory");
@@ -443,7 +521,16 @@ void Sweep::CheckAndCleanDir() {
 
 void Sweep::RecordCommand() {
   if (recorded_) return;
-  WriteFileAtomically((out_ / "sweep.json").string(), command_.dump(2) + "\n");
+  // Every seed run in DIR: those recorded before and this sweep's.
+  std::vector<int64_t> seeds = seeds_;
+  if (!recorded_seeds_.empty()) {
+    for (int64_t seed : ParseSeeds(recorded_seeds_)) seeds.push_back(seed);
+  }
+  std::sort(seeds.begin(), seeds.end());
+  seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+  Json record = command_;
+  record["seeds"] = FormatSeeds(seeds);
+  WriteFileAtomically((out_ / "sweep.json").string(), record.dump(2) + "\n");
   recorded_ = true;
 }
 
@@ -452,7 +539,7 @@ void Sweep::StartRun(int64_t seed) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   try {
-    running_[SpawnRun(options_, seed, dir)] = seed;
+    running_[SpawnRun(options_, seed, dir, lock_fd_)] = seed;
   } catch (const std::system_error&) {
     std::error_code ignored;
     fs::remove_all(dir, ignored);
@@ -532,8 +619,14 @@ void Sweep::Print(const std::string& message) {
 }
 
 int Sweep::Main() {
-  fs::create_directories(runs_dir_);
+  std::error_code error;
+  fs::create_directories(runs_dir_, error);
+  if (error) {
+    throw ConfigError("--out " + options_.out,
+                      "cannot create " + runs_dir_.string() + ": " + error.message());
+  }
   DirLock lock(out_ / "sweep.lock");
+  lock_fd_ = lock.fd();
   CheckAndCleanDir();
 
   std::vector<int64_t> pending;
@@ -569,7 +662,7 @@ int Sweep::Main() {
         int signal = sigtimedwait(&block.all(), nullptr, &timeout);
         // A SIGINT may be pending behind a SIGCHLD: take it first, so that
         // runs stopped by the same Ctrl-C are not taken for failures.
-        if (signal != SIGINT && signal != SIGTERM) signal = block.TakeStopSignal();
+        if (!block.IsStop(signal)) signal = block.TakeStopSignal();
         if (signal != 0) {
           if (stop_signal_ == 0 && !options_.quiet) {
             Print(fmt::format("# stopping {} runs (again to kill them now)",
@@ -625,7 +718,8 @@ int Sweep::WriteSummary() {
   }
   if (done.empty()) return 0;  // every run failed: nothing to summarize
   const int threads = options_.jobs > 0 ? options_.jobs : CpuCount();
-  const std::vector<RunFacts> runs = ComputeRunFacts(done, steps_csv, threads);
+  const std::vector<RunFacts> runs =
+      ComputeRunFacts(done, steps_csv, threads, options_.sessions);
   int status = 0;
   for (const RunFacts& run : runs) {
     if (run.error.empty()) continue;
@@ -634,8 +728,12 @@ int Sweep::WriteSummary() {
   }
   WriteFileAtomically((out_ / "summary.csv").string(), SummaryCsv(runs));
   WriteFileAtomically((out_ / "summary.json").string(), SummaryJson(runs));
-  std::fputs(fmt::format("{} runs of {} (seeds {}); summary in {}\n", done.size(),
-                         options_.config, FormatSeeds(done),
+  std::string sessions;
+  for (int64_t session : options_.sessions) {
+    sessions += (sessions.empty() ? ", sessions " : ",") + std::to_string(session);
+  }
+  std::fputs(fmt::format("{} runs of {} (seeds {}{}); summary in {}\n", done.size(),
+                         options_.config, FormatSeeds(done), sessions,
                          (out_ / "summary.csv").string())
                  .c_str(),
              stdout);
@@ -644,7 +742,41 @@ int Sweep::WriteSummary() {
   return status;
 }
 
+// Refuses what would make the runs fail alike or destroy an input: a config
+// that the runs cannot read again (stdin, a pipe), an --out that is not a
+// directory, and an input inside DIR/runs (which resuming cleans).
+void CheckSweepPaths(const SweepOptions& options) {
+  struct stat st {};
+  if (options.config == "-" ||
+      (stat(options.config.c_str(), &st) == 0 && !S_ISREG(st.st_mode) &&
+       !S_ISDIR(st.st_mode))) {
+    throw ConfigError(options.config == "-" ? "CONFIG -" : options.config,
+                      "a sweep's config must be a file: every run reads it again "
+                      "(save it to a file first)");
+  }
+  std::error_code error;
+  if (fs::exists(options.out, error) && !fs::is_directory(options.out, error)) {
+    throw ConfigError("--out " + options.out,
+                      "is a file, not a directory: --out names the directory for the "
+                      "runs and the summary (created if missing)");
+  }
+  const fs::path runs = fs::weakly_canonical(fs::absolute(options.out) / "runs", error);
+  std::vector<NamedPath> inputs = {{"CONFIG", options.config}};
+  for (const std::string& plugin : options.plugins) inputs.push_back({"--plugin", plugin});
+  for (const NamedPath& input : inputs) {
+    const fs::path path = fs::weakly_canonical(fs::absolute(input.path), error);
+    const std::string prefix = runs.string() + "/";
+    if (!runs.empty() && path.string().rfind(prefix, 0) == 0) {
+      throw ConfigError("--out " + options.out,
+                        "holds " + input.what + " " + input.path +
+                            " among its runs, which a sweep deletes and rewrites; "
+                            "choose another --out directory or move it");
+    }
+  }
+}
+
 int RunSweep(const SweepOptions& options) {
+  CheckSweepPaths(options);
   std::vector<int64_t> seeds = ParseSeeds(options.seeds);
   // Bad input found here (the config file, --set, --plugin) fails before
   // any run; the rest (the config's keys, --runner) by the first run.
@@ -701,6 +833,11 @@ std::function<int()> AddSweepCommand(CLI::App* app) {
                     "Runner class of each run (as in pams run; default "
                     "SequentialRunner)")
       ->type_name("NAME");
+  sweep->add_option("--session", options->sessions,
+                    "Summarize only the steps of this session_id (repeatable), e.g. "
+                    "--session 1 to leave out a warm-up session 0 without trades (as "
+                    "pams stats --session); the runs are the same")
+      ->type_name("ID");
   sweep->add_flag("--quiet", options->quiet, "No progress bar or status lines");
   return [options] { return RunSweep(*options); };
 }

@@ -18,16 +18,24 @@
 
 #include "analysis/steps_table.h"
 #include "pams/config/json.h"
+#include "util/csv.h"
 
 namespace pams::cli {
 
 namespace {
 
-RunFacts ComputeOne(int64_t seed, const std::string& steps_csv) {
+RunFacts ComputeOne(int64_t seed, const std::string& steps_csv,
+                    const std::vector<int64_t>& sessions) {
   RunFacts run;
   run.seed = seed;
   try {
-    const analysis::StepsTable table = analysis::StepsTable::ReadCsv(steps_csv);
+    analysis::StepsTable table = analysis::StepsTable::ReadCsv(steps_csv);
+    if (!sessions.empty()) {
+      table = table.OnlySessions(sessions);
+      if (table.markets.empty()) {
+        throw std::runtime_error(steps_csv + ": no row belongs to the sessions of --session");
+      }
+    }
     run.markets = analysis::ComputeStylizedFacts(table);
     for (const analysis::MarketSteps& market : table.markets) {
       run.final_market_price.push_back(
@@ -52,15 +60,11 @@ std::string Number(double x) {
   return fmt::format("{}", x);
 }
 
-// A CSV field, quoted only when it has to be.
+// A CSV field (RFC 4180, as every CSV file pams writes).
 std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string quoted = "\"";
-  for (char c : s) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
+  std::string field;
+  csv::AppendField(s, &field);
+  return field;
 }
 
 // Mean and sample standard deviation (ddof 1) of the defined values; NaN
@@ -104,12 +108,13 @@ std::string FormatMeanStd(const MeanStd& m) {
 
 std::vector<RunFacts> ComputeRunFacts(const std::vector<int64_t>& seeds,
                                       const std::vector<std::string>& steps_csv,
-                                      int threads) {
+                                      int threads,
+                                      const std::vector<int64_t>& sessions) {
   std::vector<RunFacts> runs(seeds.size());
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i = next++; i < seeds.size(); i = next++) {
-      runs[i] = ComputeOne(seeds[i], steps_csv[i]);
+      runs[i] = ComputeOne(seeds[i], steps_csv[i], sessions);
     }
   };
   const size_t n = std::clamp<size_t>(static_cast<size_t>(std::max(threads, 1)), 1,
@@ -168,10 +173,10 @@ std::string FormatAggregate(const std::vector<RunFacts>& runs) {
   for (const RunFacts& run : runs) {
     for (const analysis::StylizedFacts& f : run.markets) {
       auto it = std::find_if(markets.begin(), markets.end(), [&](const Market& m) {
-        return m.id == f.market_id && m.name == f.market_name;
+        return m.id == f.market_id && m.name == analysis::PrintableName(f.market_name);
       });
       if (it == markets.end()) {
-        markets.push_back({f.market_id, f.market_name, {}, {}, {}});
+        markets.push_back({f.market_id, analysis::PrintableName(f.market_name), {}, {}, {}});
         it = markets.end() - 1;
       }
       it->return_std.push_back(f.return_std);

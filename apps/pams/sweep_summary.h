@@ -26,11 +26,14 @@ struct RunFacts {
 };
 
 // Reads steps_csv[i] (the steps CSV of the run of seeds[i]) and computes its
-// facts, on up to `threads` threads. Never throws for a bad file: the
-// result's error says what is wrong. The result has the order of seeds.
+// facts, on up to `threads` threads, from the rows of the given sessions
+// only (all rows if sessions is empty; StepsTable::OnlySessions). Never
+// throws for a bad file: the result's error says what is wrong (also when
+// no row belongs to the sessions). The result has the order of seeds.
 std::vector<RunFacts> ComputeRunFacts(const std::vector<int64_t>& seeds,
                                       const std::vector<std::string>& steps_csv,
-                                      int threads);
+                                      int threads,
+                                      const std::vector<int64_t>& sessions = {});
 
 // The contents of summary.csv: header seed,market_id,market_name,steps,
 // return_mean,return_std,excess_kurtosis,return_acf_1,abs_return_acf_1,

@@ -29,6 +29,7 @@ std::string Count(size_t n, const char* noun) {
 }
 
 int Validate(const ValidateOptions& options) {
+  const std::string name = options.config == "-" ? "stdin" : options.config;
   std::vector<ConfigError> errors;
   std::unique_ptr<Runner> runner;
   try {
@@ -44,7 +45,7 @@ int Validate(const ValidateOptions& options) {
       int64_t steps = 0;
       for (const auto& session : sim.sessions()) steps += session->iteration_steps();
       std::printf("%s: valid (%s, %s, %s of %lld steps, %s; runner %s)\n",
-                  options.config.c_str(), Count(sim.markets().size(), "market").c_str(),
+                  name.c_str(), Count(sim.markets().size(), "market").c_str(),
                   Count(sim.agents().size(), "agent").c_str(),
                   Count(sim.sessions().size(), "session").c_str(),
                   static_cast<long long>(steps), Count(sim.events().size(), "event").c_str(),
@@ -56,7 +57,7 @@ int Validate(const ValidateOptions& options) {
     errors.push_back(e);
   }
   for (const ConfigError& e : errors) std::fprintf(stderr, "error: %s\n", e.what());
-  std::fprintf(stderr, "%s: %zu problem%s found\n", options.config.c_str(),
+  std::fprintf(stderr, "%s: %zu problem%s found\n", name.c_str(),
                errors.size(), errors.size() == 1 ? "" : "s");
   return kExitBadInput;
 }
@@ -68,7 +69,9 @@ std::function<int()> AddValidateCommand(CLI::App* app) {
   CLI::App* cmd = app->add_subcommand(
       "validate",
       "Check a config without running it; list every problem with its key path.");
-  cmd->add_option("config", options->config, "PAMS JSON config file")
+  cmd->add_option("config,--config", options->config,
+                  "PAMS JSON config file (\"-\": stdin; --config CONFIG as in PAMS's "
+                  "sample scripts)")
       ->type_name("CONFIG")
       ->required();
   cmd->add_option("--plugin", options->plugins,

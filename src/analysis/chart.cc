@@ -185,7 +185,8 @@ class Painter {
       for (const MarketSteps& m : table_.markets) {
         groups_.emplace_back();
         groups_.back().markets = {&m};
-        groups_.back().heading = fmt::format("{} (market {})", m.market_name, m.market_id);
+        groups_.back().heading =
+            fmt::format("{} (market {})", PrintableName(m.market_name), m.market_id);
       }
     } else {
       groups_.emplace_back();
@@ -219,7 +220,7 @@ class Painter {
     } else {
       for (size_t i = 0; i < table_.markets.size(); ++i) {
         items.push_back({LegendItem::kBox, kPalette[i % kPaletteSize],
-                         table_.markets[i].market_name});
+                         PrintableName(table_.markets[i].market_name)});
       }
       items.push_back({LegendItem::kLine, kText, "market price"});
       items.push_back({LegendItem::kDashed, kText, "fundamental price"});

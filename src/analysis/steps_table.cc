@@ -10,42 +10,9 @@
 #include <string_view>
 
 #include "pams/errors.h"
+#include "util/csv.h"
 
 namespace pams::analysis {
-
-namespace {
-
-// Splits one CSV record (RFC 4180 quoting, as AppendCsvField writes it).
-// Returns false on an unterminated quote.
-bool SplitCsvLine(std::string_view line, std::vector<std::string>* fields) {
-  fields->clear();
-  std::string field;
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c != '"') {
-        field.push_back(c);
-      } else if (i + 1 < line.size() && line[i + 1] == '"') {
-        field.push_back('"');
-        ++i;
-      } else {
-        quoted = false;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields->push_back(std::move(field));
-      field.clear();
-    } else {
-      field.push_back(c);
-    }
-  }
-  fields->push_back(std::move(field));
-  return !quoted;
-}
-
-}  // namespace
 
 StepsTable StepsTable::ReadCsv(const std::string& path) {
   // A directory opens as a stream that reads nothing: say what it is.
@@ -55,11 +22,11 @@ StepsTable StepsTable::ReadCsv(const std::string& path) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path, "cannot open the steps CSV file");
-  std::string line;
-  if (!std::getline(in, line)) throw ConfigError(path, "the file is empty");
-  if (!line.empty() && line.back() == '\r') line.pop_back();
+  csv::Reader reader(&in, path);
   std::vector<std::string> fields;
-  SplitCsvLine(line, &fields);
+  if (reader.Next(&fields) == csv::Reader::Status::kEnd) {
+    throw ConfigError(path, "the file is empty");
+  }
   // The columns read, by name.
   enum Column { kSession, kMarketId, kName, kTime, kPrice, kFundamental, kVolume, kCount };
   static constexpr const char* kNames[kCount] = {
@@ -77,16 +44,12 @@ StepsTable StepsTable::ReadCsv(const std::string& path) {
   }
   StepsTable table;
   std::map<int64_t, size_t> by_id;  // market_id -> index in table.markets
-  int64_t line_number = 1;
-  while (std::getline(in, line)) {
-    ++line_number;
-    // A last line without its newline is a row cut short by an interrupted
-    // run: skip it.
-    if (in.eof()) break;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    const std::string where = path + ":" + std::to_string(line_number);
-    if (!SplitCsvLine(line, &fields)) throw ConfigError(where, "unterminated quote");
+  for (;;) {
+    // A last row without its line break is a row cut short by an
+    // interrupted run: skip it.
+    if (reader.Next(&fields) != csv::Reader::Status::kRecord) break;
+    if (fields.size() == 1 && fields[0].empty()) continue;  // a blank line
+    const std::string where = path + ":" + std::to_string(reader.line());
     auto field = [&](Column c) -> const std::string& {
       if (index[c] >= fields.size()) {
         throw ConfigError(where, std::string("the row has no ") + kNames[c] + " field");
@@ -147,6 +110,28 @@ StepsTable StepsTable::OnlySessions(const std::vector<int64_t>& session_ids) con
       kept.executed_volume.push_back(m.executed_volume[i]);
     }
     if (!kept.session_id.empty()) out.markets.push_back(std::move(kept));
+  }
+  return out;
+}
+
+std::string PrintableName(const std::string& name) {
+  std::string out;
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (u < 0x20 || u == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
   }
   return out;
 }

@@ -43,6 +43,11 @@ struct StepsTable {
   StepsTable OnlySessions(const std::vector<int64_t>& session_ids) const;
 };
 
+// name for a one-line display (a table row, a chart heading): line breaks,
+// tabs and other control characters shown as \n, \r, \t and \xNN, so that
+// a market named "a\nb" does not break the line.
+std::string PrintableName(const std::string& name);
+
 }  // namespace pams::analysis
 
 #endif  // PAMS_SRC_ANALYSIS_STEPS_TABLE_H_

@@ -114,6 +114,32 @@ TEST_F(StepsTableTest, ColumnsAreFoundByNameAndCrLfIsAccepted) {
   EXPECT_EQ(m.executed_volume[0], 5);
 }
 
+// What StepsCsvLogger writes for names with a comma, quotes and line breaks
+// (csv::AppendField) reads back: the rows after such a name keep their line
+// numbers and their values.
+TEST_F(StepsTableTest, NamesWithCommasQuotesAndLineBreaksReadBack) {
+  const std::string path = Write(
+      "steps.csv", std::string(kHeader) +
+                       "0,0,\"a,b \"\"q\"\"\nline 2\r\nline 3\",0,300.0,300.0,,,,0,0,0,0,0\n"
+                       "0,1,\"\"\"\",0,10.0,10.0,,,,1,0,0,0,0\n"
+                       "0,0,\"a,b \"\"q\"\"\nline 2\r\nline 3\",1,30x,300.0,,,,0,0,0,0,0\n");
+  try {
+    StepsTable::ReadCsv(path);
+    ADD_FAILURE() << "30x was read";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ":6: market_price: not a number: \"30x\"");
+  }
+  Write("steps.csv", std::string(kHeader) +
+                         "0,0,\"a,b \"\"q\"\"\nline 2\r\nline 3\",0,300.0,300.0,,,,0,0,0,0,0\n"
+                         "0,1,\"\"\"\",0,10.0,10.0,,,,1,0,0,0,0\n");
+  const StepsTable table = StepsTable::ReadCsv(path);
+  ASSERT_EQ(table.markets.size(), 2u);
+  EXPECT_EQ(table.markets[0].market_name, "a,b \"q\"\nline 2\r\nline 3");
+  EXPECT_EQ(table.markets[0].market_price, (std::vector<double>{300.0}));
+  EXPECT_EQ(table.markets[1].market_name, "\"");
+  EXPECT_EQ(table.markets[1].executed_volume, (std::vector<double>{1}));
+}
+
 TEST_F(StepsTableTest, RowCutShortByAnInterruptedRunIsIgnored) {
   const std::string path =
       Write("steps.csv", std::string(kHeader) + "0,0,M,0,300.0,300.0,,,,0,0,0,0,0\n0,0,M,1,30");
@@ -137,7 +163,12 @@ TEST_F(StepsTableTest, ErrorsNameFileLineAndColumn) {
             bad + ":2: market_time: not an integer: \"0.5\"");
   EXPECT_EQ(ErrorOf(std::string(kHeader) + "0,0,M,0,300\n"),
             bad + ":2: the row has no fundamental_price field");
-  EXPECT_EQ(ErrorOf(std::string(kHeader) + "0,0,\"M,0,300\n"), bad + ":2: unterminated quote");
+  EXPECT_EQ(ErrorOf(std::string(kHeader) + "0,0,\"M,0,300\n"),
+            bad + ":2: the quoted field 3 that starts on this line is not closed before "
+                  "the end of the file");
+  EXPECT_EQ(ErrorOf(std::string(kHeader) + "0,0,M\"N,0,300\n"),
+            bad + ":2: a double quote inside field 3, which is not quoted (a field "
+                  "holding quotes must be quoted, with its quotes doubled)");
 }
 
 TEST_F(StepsTableTest, MissingFileAndDirectory) {

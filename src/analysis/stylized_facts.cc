@@ -134,7 +134,7 @@ std::string FormatStylizedFacts(const std::vector<StylizedFacts>& facts) {
   for (const StylizedFacts& f : facts) {
     if (!out.empty()) out += "\n";
     out += fmt::format("market {} ({}): {} steps, {} log returns\n", f.market_id,
-                       f.market_name, f.steps, f.returns);
+                       PrintableName(f.market_name), f.steps, f.returns);
     auto row = [&](const char* label, const std::string& value) {
       out += fmt::format("  {:<34}{:>12}\n", label, value);
     };

@@ -14,7 +14,25 @@ void PriceLimitRule::setup(const Settings& settings) {
   for (Market* m : MarketsNamedBy(settings, "targetMarkets", simulator())) {
     target_markets_.push_back(m);
   }
+  // The rule sees every order of every market, and PAMS fails on one for a
+  // market it does not target: with no target, the first order would end
+  // the run.
+  if (target_markets_.empty()) {
+    settings["targetMarkets"].fail(
+        "must name at least one market (the rule is applied to every order, and "
+        "an order for a market not listed stops the run)");
+  }
   trigger_change_rate_ = StrictFloat(settings, "triggerChangeRate");
+  // The rate is the largest relative move allowed from the market price at
+  // time 0 (p0): limited orders get a price in [p0 (1 - rate), p0 (1 + rate)].
+  // PAMS takes a negative rate without complaint and turns that range upside
+  // down: every limit order whose price differs from p0 by at least
+  // |rate| p0, up or down, is then priced p0 (1 + rate), below p0.
+  if (trigger_change_rate_ < 0) {
+    settings["triggerChangeRate"].fail(
+        "must be >= 0 (the largest relative price change allowed, e.g. 0.1 for "
+        "10%), got " + settings["triggerChangeRate"].json().dump());
+  }
   is_enabled_ = EnabledFlag(settings);
 }
 

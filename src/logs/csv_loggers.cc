@@ -1,15 +1,20 @@
+// The steps and agents CSV files. Fields are written by csv::AppendField
+// (RFC 4180), which StepsTable reads back; rows go out through OutputFile,
+// whole rows only. flush(), which the runner calls once when the run ends,
+// closes the file, so that a failure to close is reported too.
+
 #include "pams/logs/csv_loggers.h"
 
 #include <algorithm>
-
-#include "pams/agents/agent.h"
 #include <array>
 #include <vector>
 
 #include "logs/market_price_format.h"
+#include "pams/agents/agent.h"
 #include "pams/market/market.h"
 #include "pams/simulator/session.h"
 #include "pams/simulator/simulator.h"
+#include "util/csv.h"
 #include "util/output_file.h"
 #include "util/python_format.h"
 
@@ -48,12 +53,13 @@ class StepsCsvLogger::Impl {
 
 StepsCsvLogger::StepsCsvLogger(const std::string& path)
     : impl_(std::make_unique<Impl>(path)) {
-  impl_->file.buffer()->append(kHeader);
+  impl_->file.row()->append(kHeader);
+  impl_->file.commit_row();
 }
 
 StepsCsvLogger::~StepsCsvLogger() = default;
 
-void StepsCsvLogger::flush() { impl_->file.flush(); }
+void StepsCsvLogger::flush() { impl_->file.close(); }
 
 void StepsCsvLogger::process_market_step_end_log(const MarketStepEndLog& log) {
   const Market& m = log.market;
@@ -61,12 +67,12 @@ void StepsCsvLogger::process_market_step_end_log(const MarketStepEndLog& log) {
   auto& caches = impl_->caches;
   if (id >= caches.size()) caches.resize(id + 1);
   auto& cache = caches[id];
-  std::string* out = impl_->file.buffer();
+  std::string* out = impl_->file.row();
   AppendPythonInt(log.session.session_id(), out);
   out->push_back(',');
   AppendPythonInt(m.market_id(), out);
   out->push_back(',');
-  AppendCsvField(m.name(), out);
+  csv::AppendField(m.name(), out);
   out->push_back(',');
   AppendPythonInt(m.get_time(), out);
   out->push_back(',');
@@ -90,7 +96,7 @@ void StepsCsvLogger::process_market_step_end_log(const MarketStepEndLog& log) {
   out->push_back(',');
   AppendPythonInt(m.get_n_sell_order(), out);
   out->push_back('\n');
-  impl_->file.maybe_flush();
+  impl_->file.commit_row();
 }
 
 class AgentsCsvLogger::Impl {
@@ -104,14 +110,14 @@ AgentsCsvLogger::AgentsCsvLogger(const std::string& path)
 
 AgentsCsvLogger::~AgentsCsvLogger() = default;
 
-void AgentsCsvLogger::flush() { impl_->file.flush(); }
+void AgentsCsvLogger::flush() { impl_->file.close(); }
 
 void AgentsCsvLogger::AppendRow(const Agent& agent, std::string* out) {
   AppendPythonInt(agent.agent_id(), out);
   out->push_back(',');
-  AppendCsvField(agent.name(), out);
+  csv::AppendField(agent.name(), out);
   out->push_back(',');
-  AppendCsvField(agent.class_name(), out);
+  csv::AppendField(agent.class_name(), out);
   out->push_back(',');
   AppendPythonFloat(agent.cash_amount(), out);
   out->push_back(',');
@@ -128,11 +134,11 @@ void AgentsCsvLogger::AppendRow(const Agent& agent, std::string* out) {
 
 void AgentsCsvLogger::process_simulation_end_log(const SimulationEndLog& log) {
   OutputFile& file = impl_->file;
-  std::string* out = file.buffer();
-  out->append(kHeader);
+  file.row()->append(kHeader);
+  file.commit_row();
   for (const auto& agent : log.simulator.agents()) {
-    AppendRow(*agent, out);
-    file.maybe_flush();
+    AppendRow(*agent, file.row());
+    file.commit_row();
   }
   file.flush();
 }

@@ -73,12 +73,13 @@ class EventsCsvLogger::Impl {
   std::vector<std::vector<Record>> spare_;  // guarded by mutex_
   bool writing_ = false;                    // guarded by mutex_
   bool stop_ = false;                       // guarded by mutex_
-  std::string error_;                       // guarded by mutex_
+  std::exception_ptr error_;                // guarded by mutex_: the first failure
   std::thread writer_;
 };
 
 EventsCsvLogger::Impl::Impl(const std::string& path) : file_(path) {
-  file_.buffer()->append(kHeader);
+  file_.row()->append(kHeader);
+  file_.commit_row();
   chunk_.reserve(kChunkRecords);
   writer_ = std::thread([this] { WriterLoop(); });
 }
@@ -168,7 +169,11 @@ void EventsCsvLogger::Impl::Flush() {
   if (!chunk_.empty()) HandOff();
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [this] { return queued_.empty() && !writing_; });
-  if (!error_.empty()) throw SimulationError(error_);
+  if (error_) std::rethrow_exception(error_);
+  // The writer is idle (and the mutex orders its writes before this): the
+  // file is this thread's now. The runner flushes once, at the end of the
+  // run; closing reports what only close(2) finds out.
+  file_.close();
 }
 
 void EventsCsvLogger::Impl::WriterLoop() {
@@ -183,22 +188,22 @@ void EventsCsvLogger::Impl::WriterLoop() {
       writing_ = true;
     }
     changed_.notify_all();  // a slot in the queue is free
-    std::string error;
+    std::exception_ptr error;
     try {
-      std::string* out = file_.buffer();
       for (const Record& r : chunk) {
-        AppendRow(r, out);
-        file_.maybe_flush();
+        AppendRow(r, file_.row());
+        file_.commit_row();
       }
-      // Whole chunks reach the file, so it always ends with a complete row.
+      // Each chunk reaches the file when it is done, so that the file lags
+      // the run by at most a chunk.
       file_.flush();
-    } catch (const std::exception& e) {
-      error = e.what();
+    } catch (const std::exception&) {
+      error = std::current_exception();
     }
     chunk.clear();
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (error_.empty()) error_ = error;
+      if (!error_) error_ = error;
       spare_.push_back(std::move(chunk));
       writing_ = false;
     }

@@ -1,8 +1,10 @@
 #include "pams/logs/market_step_loggers.h"
 
 #include <array>
+#include <cerrno>
 
 #include "logs/market_price_format.h"
+#include "pams/errors.h"
 #include "pams/market/market.h"
 #include "pams/simulator/session.h"
 #include "util/python_format.h"
@@ -28,8 +30,16 @@ void AppendMarketPrice(const Market& market, PythonFloatCache* cache,
 class MarketStepPrintLogger::Impl {
  public:
   explicit Impl(std::FILE* out) : out(out) {}
+  // Writes the buffer out; once a write has failed, drops it.
+  void Write();
+
   std::FILE* out;
   std::string buffer;
+  // The errno of the first failed write (0: none). A failure is thrown once
+  // (stopping the run: PAMS's print() would raise too); the later flushes
+  // that the failure itself causes drop their lines.
+  int error = 0;
+  bool reported = false;
   // Per market: [market price, fundamental price].
   std::vector<std::array<PythonFloatCache, 2>> caches;
 };
@@ -37,7 +47,30 @@ class MarketStepPrintLogger::Impl {
 MarketStepPrintLogger::MarketStepPrintLogger(std::FILE* out)
     : impl_(std::make_unique<Impl>(out)) {}
 
-MarketStepPrintLogger::~MarketStepPrintLogger() { flush(); }
+MarketStepPrintLogger::~MarketStepPrintLogger() {
+  try {
+    flush();
+  } catch (const SimulationError&) {
+    // Reported by the runner's flush at the end of the run, if ever.
+  }
+}
+
+void MarketStepPrintLogger::Impl::Write() {
+  errno = 0;
+  if (error == 0 && !buffer.empty() &&
+      std::fwrite(buffer.data(), 1, buffer.size(), out) != buffer.size()) {
+    error = errno != 0 ? errno : EIO;
+  }
+  buffer.clear();
+  if (error == 0 && std::fflush(out) != 0) error = errno != 0 ? errno : EIO;
+  if (error != 0 && !reported) {
+    reported = true;
+    // The reader of a pipe going away (EPIPE, with SIGPIPE ignored) ends
+    // the run as well: pams run then exits with status 141 (see its help).
+    throw OutputError(out == stdout ? "stdout" : "the step lines' output",
+                      "writing failed", error);
+  }
+}
 
 void MarketStepPrintLogger::process_market_step_end_log(
     const MarketStepEndLog& log) {
@@ -58,17 +91,10 @@ void MarketStepPrintLogger::process_market_step_end_log(
   buffer.push_back(' ');
   cache[1].Append(log.market.get_fundamental_price(), &buffer);
   buffer.push_back('\n');
-  if (buffer.size() >= kFlushBytes) flush();
+  if (buffer.size() >= kFlushBytes) impl_->Write();
 }
 
-void MarketStepPrintLogger::flush() {
-  std::string& buffer = impl_->buffer;
-  if (!buffer.empty()) {
-    std::fwrite(buffer.data(), 1, buffer.size(), impl_->out);
-    buffer.clear();
-  }
-  std::fflush(impl_->out);
-}
+void MarketStepPrintLogger::flush() { impl_->Write(); }
 
 void MarketStepSaver::process_market_step_end_log(const MarketStepEndLog& log) {
   logs_.push_back(Record{log.session.session_id(), log.market.get_time(),

@@ -2,6 +2,10 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
 #include "pams/agents/arbitrage_agent.h"
 #include "pams/agents/fcn_agent.h"
 #include "pams/agents/market_maker_agent.h"
@@ -31,6 +35,30 @@ const char* KindName(ClassRegistry::Kind kind) {
       return "runner";
   }
   return "?";
+}
+
+// The edit distance of a and b, ignoring case (for "did you mean").
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The classes of PAMS's samples that pams-cpp builds as a plugin
+// (samples/plugin/sample_classes.cc).
+bool IsSampleClass(const std::string& name) {
+  return name == "UserDefinedFCNAgent" || name == "ExtendedMarket";
 }
 
 std::string Article(ClassRegistry::Kind kind) {
@@ -139,13 +167,30 @@ const ClassRegistry::Entry& ClassRegistry::Find(const std::string& name,
   auto it = entries_.find(name);
   if (it == entries_.end()) {
     std::string known;
+    std::string nearest;
+    size_t nearest_distance = std::max<size_t>(2, name.size() / 4) + 1;
     for (const auto& [n, e] : entries_) {
-      if (e.kind == kind && !e.is_abstract) known += (known.empty() ? "" : ", ") + n;
+      if (e.kind != kind || e.is_abstract) continue;
+      known += (known.empty() ? "" : ", ") + n;
+      // Long names are not compared: the distance is quadratic.
+      const size_t distance = name.size() < 200 ? EditDistance(name, n) : nearest_distance;
+      if (distance < nearest_distance) {
+        nearest = n;
+        nearest_distance = distance;
+      }
     }
-    throw ConfigError(path, "unknown " + std::string(KindName(kind)) +
-                                " class \"" + name + "\" (known: " + known +
-                                "; a plugin loaded with --plugin can add "
-                                "classes)");
+    const std::string unknown =
+        "unknown " + std::string(KindName(kind)) + " class \"" + name + "\"";
+    if (IsSampleClass(name)) {
+      throw ConfigError(path, unknown + ": a class of PAMS's samples, which pams-cpp "
+                                        "builds as a plugin: add --plugin "
+                                        "build/lib/libpams_samples.so (known without "
+                                        "it: " + known + ")");
+    }
+    throw ConfigError(path, unknown + " (" +
+                                (nearest.empty() ? "" : "did you mean " + nearest + "? ") +
+                                "known: " + known +
+                                "; a plugin loaded with --plugin can add classes)");
   }
   if (it->second.kind != kind) {
     throw ConfigError(path, "class \"" + name + "\" is " +

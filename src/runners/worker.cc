@@ -67,8 +67,23 @@ bool WorkerProcessesInitialized() { return g_initialized; }
 RegisterClassesFn ProgramClassRegistration() { return g_register_classes; }
 
 void BecomeWorkerProcess() {
+  // A worker is stopped by its main process (which stops the run on a
+  // signal and then shuts the workers down) and dies with it
+  // (PR_SET_PDEATHSIG). So the signals that reach the whole process group
+  // (Ctrl-C's SIGINT, a closed terminal's SIGHUP) are ignored here, a closed
+  // channel is an EPIPE, not a SIGPIPE, and SIGTERM, sent to a worker
+  // alone, ends it. Handlers inherited from the main process (fork, the
+  // forkserver) are reset, and signals blocked by the thread that forked
+  // are unblocked.
   signal(SIGINT, SIG_IGN);
+  signal(SIGHUP, SIG_IGN);
   signal(SIGPIPE, SIG_IGN);
+  signal(SIGTERM, SIG_DFL);
+  signal(SIGQUIT, SIG_DFL);
+  signal(SIGALRM, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() == 1) _exit(0);  // the parent died before prctl
 }

@@ -36,12 +36,14 @@ Runtime& State() {
 }
 
 std::string InstallHint() {
-  return "TensorFlow is needed here but is not available. Install the CPU "
-         "build into a virtual environment (python3 -m venv .venv-tf && "
-         ".venv-tf/bin/pip install tensorflow-cpu; `make test` does this) and "
-         "point PAMS_TENSORFLOW_LIBRARY at its libtensorflow_cc.so.2, e.g. "
-         "PAMS_TENSORFLOW_LIBRARY=.venv-tf/lib/python3.11/site-packages/"
-         "tensorflow/libtensorflow_cc.so.2";
+  // The version that scripts/setup-tensorflow.sh pins and the tests use.
+  // Short: error messages are capped (pams/errors.h), and what was tried
+  // follows.
+  return "TensorFlow is needed here but is not available: `make tensorflow` "
+         "installs the pinned tensorflow-cpu 2.21.0 into .venv-tf (or pip install "
+         "tensorflow-cpu==2.21.0 into a venv of your own) and "
+         "PAMS_TENSORFLOW_LIBRARY=.venv-tf/lib/python3.11/site-packages/tensorflow/"
+         "libtensorflow_cc.so.2 points pams at it";
 }
 
 // dlopen of the framework library (when beside path) and of path.

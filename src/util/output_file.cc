@@ -1,61 +1,255 @@
+// How OutputFile keeps whole rows, even when a signal handler ends the
+// process (ExitAfterWholeRows):
+//
+// Each open file has a slot: its descriptor, a fixed block of committed rows
+// (never reallocated, never freed, so that a signal handler may read it at
+// any time) and the number of committed bytes in it. The owner appends a row
+// beyond that number and then publishes the new number (release); the bytes
+// below it never change until the block is written out. Writing the block,
+// by the owner or by ExitAfterWholeRows, needs the slot's state: the owner
+// moves it from kIdle to kBusy for each write, ExitAfterWholeRows from kIdle
+// to kTaken (for good: the process is ending). So a block is never written
+// twice or while it is being reset, and ExitAfterWholeRows, finding a slot
+// kBusy, leaves the exit to its owner, who checks for a pending exit after
+// each write.
+
 #include "util/output_file.h"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <ctime>
 
 #include "pams/errors.h"
 
 namespace pams {
 
-OutputFile::OutputFile(const std::string& path)
-    : path_(path), file_(nullptr), owned_(path != "-") {
-  if (!owned_) {
-    file_ = stdout;
-    return;
+namespace output_file_internal {
+
+enum State : int { kFree, kIdle, kBusy, kTaken };
+
+struct Slot {
+  std::atomic<int> state{kFree};
+  int fd = -1;
+  bool owns_fd = false;   // not stdout
+  bool regular = false;   // a regular file: cut back to whole rows on error
+  off_t written = 0;      // bytes written so far (whole rows)
+  char* block = nullptr;  // kBlockBytes, allocated at first use
+  std::atomic<size_t> committed{0};
+};
+
+}  // namespace output_file_internal
+
+namespace {
+
+using output_file_internal::Slot;
+using output_file_internal::kBusy;
+using output_file_internal::kFree;
+using output_file_internal::kIdle;
+using output_file_internal::kTaken;
+
+constexpr size_t kBlockBytes = 1 << 16;
+// Slots for the files open at once; a run has at most four (steps, agents,
+// events, and a temporary steps file for --plot). Files beyond them get a
+// slot of their own, which ExitAfterWholeRows does not see.
+constexpr int kSlots = 32;
+Slot g_slots[kSlots];
+std::atomic<int> g_exit_status{-1};
+std::atomic<bool> g_alarm_armed{false};
+
+// write(2) of all of data; 0 or the errno of the failure. Async-signal-safe.
+int WriteAll(int fd, const char* data, size_t size) {
+  while (size > 0) {
+    const ssize_t n = write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    data += n;
+    size -= static_cast<size_t>(n);
   }
-  file_ = std::fopen(path.c_str(), "w");
-  if (file_ == nullptr) {
-    throw ConfigError(path, std::string("cannot open for writing: ") +
-                                std::strerror(errno));
+  return 0;
+}
+
+// Writes the committed rows of a slot held kBusy or kTaken and empties the
+// block; 0 or the errno. A failed write to a regular file (a full disk) is
+// cut back to the rows written before it. Async-signal-safe.
+int WriteCommitted(Slot* s) {
+  const size_t n = s->committed.load(std::memory_order_acquire);
+  if (n == 0) return 0;
+  const int error = WriteAll(s->fd, s->block, n);
+  if (error == 0) {
+    s->written += static_cast<off_t>(n);
+  } else if (s->regular && ftruncate(s->fd, s->written) == 0) {
+    lseek(s->fd, s->written, SEEK_SET);
   }
+  s->committed.store(0, std::memory_order_release);
+  return error;
+}
+
+void ExitOnAlarm(int) { _exit(g_exit_status.load()); }
+
+// Takes the slot for a write (kIdle -> kBusy). When ExitAfterWholeRows has
+// taken it, the process is ending: wait for that.
+void Acquire(Slot* s) {
+  for (;;) {
+    int expected = kIdle;
+    if (s->state.compare_exchange_strong(expected, kBusy)) return;
+    const int status = g_exit_status.load();
+    if (status >= 0) ExitAfterWholeRows(status);
+    const timespec pause{0, 10'000'000};
+    nanosleep(&pause, nullptr);
+  }
+}
+
+// Ends a write; ends the process if an exit waited for it.
+void Release(Slot* s, int state) {
+  s->state.store(state);
+  const int status = g_exit_status.load();
+  if (status >= 0) ExitAfterWholeRows(status);
+}
+
+}  // namespace
+
+void ExitAfterWholeRows(int status) noexcept {
+  int none = -1;
+  g_exit_status.compare_exchange_strong(none, status);  // the first status wins
+  bool busy = false;
+  for (Slot& s : g_slots) {
+    int expected = kIdle;
+    if (s.state.compare_exchange_strong(expected, kTaken)) {
+      WriteCommitted(&s);
+    } else if (expected == kBusy) {
+      busy = true;
+    }
+  }
+  if (!busy) _exit(g_exit_status.load());
+  // Its owner ends the process after the write; a write that never ends
+  // (a pipe nobody reads) is cut short by the alarm.
+  if (!g_alarm_armed.exchange(true)) {
+    struct sigaction action {};
+    action.sa_handler = ExitOnAlarm;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGALRM, &action, nullptr);
+    alarm(2);
+  }
+}
+
+OutputFile::OutputFile(const std::string& path) : path_(path), slot_(nullptr) {
+  int fd = STDOUT_FILENO;
+  if (path != "-") {
+    fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+      const int error = errno;
+      throw ConfigError(path, std::string("cannot open for writing: ") +
+                                  std::strerror(error));
+    }
+  }
+  for (Slot& s : g_slots) {
+    int expected = kFree;
+    if (s.state.compare_exchange_strong(expected, kBusy)) {
+      slot_ = &s;
+      break;
+    }
+  }
+  if (slot_ == nullptr) {
+    slot_ = new Slot;
+    slot_->state.store(kBusy);
+    owns_slot_ = true;
+  }
+  if (slot_->block == nullptr) slot_->block = new char[kBlockBytes];
+  struct stat st {};
+  slot_->fd = fd;
+  slot_->owns_fd = path != "-";
+  slot_->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  slot_->written = slot_->regular ? lseek(fd, 0, SEEK_CUR) : 0;
+  slot_->committed.store(0);
+  slot_->state.store(kIdle);
 }
 
 OutputFile::~OutputFile() {
   try {
-    flush();
+    close();
   } catch (const SimulationError&) {
-    // Reported by the explicit flush() that precedes destruction normally.
+    // Reported by the close() that a run makes at its end.
   }
-  if (owned_ && file_ != nullptr) std::fclose(file_);
+}
+
+int OutputFile::WriteBlock() {
+  Acquire(slot_);
+  // Text that stdio holds for stdout goes first.
+  if (slot_->fd == STDOUT_FILENO) std::fflush(stdout);
+  const int error = WriteCommitted(slot_);
+  Release(slot_, kIdle);
+  return error;
+}
+
+void OutputFile::commit_row() {
+  if (closed_) {
+    row_.clear();
+    throw OutputError(path_, "a row was logged after the file was closed (the "
+                             "logger's flush() at the end of the run closes it)",
+                      0);
+  }
+  size_t used = slot_->committed.load(std::memory_order_relaxed);
+  if (used + row_.size() > kBlockBytes) {
+    if (const int error = WriteBlock()) {
+      row_.clear();
+      throw OutputError(path_, "writing failed", error);
+    }
+    used = 0;
+  }
+  if (row_.size() > kBlockBytes) {
+    // Longer than a block (a huge name): written on its own, still whole.
+    Acquire(slot_);
+    int error = WriteAll(slot_->fd, row_.data(), row_.size());
+    if (error == 0) {
+      slot_->written += static_cast<off_t>(row_.size());
+    } else if (slot_->regular && ftruncate(slot_->fd, slot_->written) == 0) {
+      lseek(slot_->fd, slot_->written, SEEK_SET);
+    }
+    Release(slot_, kIdle);
+    row_.clear();
+    if (error != 0) throw OutputError(path_, "writing failed", error);
+    return;
+  }
+  std::memcpy(slot_->block + used, row_.data(), row_.size());
+  slot_->committed.store(used + row_.size(), std::memory_order_release);
+  row_.clear();
 }
 
 void OutputFile::flush() {
-  if (!buffer_.empty()) {
-    const size_t n = std::fwrite(buffer_.data(), 1, buffer_.size(), file_);
-    const bool ok = n == buffer_.size();
-    buffer_.clear();
-    if (!ok) {
-      throw SimulationError("writing " + path_ + " failed: " +
-                            std::strerror(errno));
-    }
-  }
-  if (std::fflush(file_) != 0) {
-    throw SimulationError("writing " + path_ + " failed: " +
-                          std::strerror(errno));
-  }
+  if (closed_) return;
+  if (const int error = WriteBlock()) throw OutputError(path_, "writing failed", error);
 }
 
-void AppendCsvField(std::string_view text, std::string* out) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
-    out->append(text);
-    return;
+void OutputFile::close() {
+  if (closed_) return;
+  closed_ = true;
+  Slot* s = slot_;
+  Acquire(s);
+  if (s->fd == STDOUT_FILENO) std::fflush(stdout);
+  const int write_error = WriteCommitted(s);
+  int close_error = 0;
+  // close(2) reports what a file system could only find out then (NFS
+  // writes back on close). EINTR: the descriptor is closed all the same.
+  if (s->owns_fd && ::close(s->fd) != 0 && errno != EINTR) close_error = errno;
+  s->fd = -1;
+  slot_ = nullptr;
+  if (owns_slot_) {
+    delete[] s->block;
+    delete s;
+  } else {
+    Release(s, kFree);
   }
-  out->push_back('"');
-  for (char c : text) {
-    if (c == '"') out->push_back('"');
-    out->push_back(c);
-  }
-  out->push_back('"');
+  if (write_error != 0) throw OutputError(path_, "writing failed", write_error);
+  if (close_error != 0) throw OutputError(path_, "closing failed", close_error);
 }
 
 }  // namespace pams

@@ -1,49 +1,84 @@
-// OutputFile: a file written in large blocks, for loggers that write a line
-// per step. Opening fails at once (a bad path is reported before the run
-// starts, not after it); a failed write (e.g. a full disk) throws. flush()
-// makes every complete line written so far reach the file, so an
-// interrupted run leaves a valid file.
+// OutputFile: a file that a logger writes row by row (the steps, agents and
+// events CSV of `pams run`).
 //
-// One thread at a time.
+// Whole rows only. A row is built in row() and handed over with
+// commit_row(); the file descriptor only ever receives whole rows, in blocks
+// (one write(2) of a buffer that ends at a row boundary). So however the
+// process ends (the run's end, an error, a signal, ExitAfterWholeRows from a
+// signal handler), the file is valid up to its last row, never cut in one.
+//
+// Errors: opening fails at once (ConfigError naming the path), so that a bad
+// path is reported before the run starts, not after it; a failed write or
+// close (a full disk, a file system that fails on close, a pipe whose reader
+// went away) throws OutputError naming the path. The destructor cannot
+// report: call close() to learn of a failure.
+//
+// Thread rules: one thread at a time uses an OutputFile (a handover between
+// threads needs a happens-before, e.g. a mutex). ExitAfterWholeRows may be
+// called from any thread and from signal handlers, at any time.
 
 #ifndef PAMS_SRC_UTIL_OUTPUT_FILE_H_
 #define PAMS_SRC_UTIL_OUTPUT_FILE_H_
 
-#include <cstdio>
 #include <string>
-#include <string_view>
+
+#include "pams/export.h"
 
 namespace pams {
 
+namespace output_file_internal {
+struct Slot;
+}  // namespace output_file_internal
+
 class OutputFile {
  public:
-  // Creates or truncates `path` ("-" means stdout). Throws ConfigError naming
-  // the path when it cannot be opened for writing.
+  // Creates or truncates `path` ("-" means stdout, which close() leaves
+  // open). Throws ConfigError naming the path when it cannot be opened for
+  // writing.
   explicit OutputFile(const std::string& path);
+  // Writes the committed rows and closes the file, ignoring errors.
   ~OutputFile();
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
-  // The buffer to append text to; written out by maybe_flush()/flush().
-  std::string* buffer() { return &buffer_; }
-  // Writes the buffer out when it is large. Call after each complete line.
-  void maybe_flush() {
-    if (buffer_.size() >= kBlockBytes) flush();
-  }
-  // Writes everything out. Throws SimulationError when the write fails.
+  // The row being built: append one or more whole rows (each ending with
+  // '\n'), then call commit_row(). Empty after commit_row().
+  std::string* row() { return &row_; }
+  // Makes the text of row() part of the file; it is written out when a
+  // block is full, by flush() or by close(). Throws OutputError when a
+  // block cannot be written, and when the file is closed.
+  void commit_row();
+  // Writes every committed row out. Throws OutputError naming the path
+  // when writing fails. REQUIRES: not closed.
   void flush();
+  // Writes every committed row out and closes the file (stdout stays
+  // open). Throws OutputError naming the path when writing or closing
+  // fails; the file is closed all the same. Later calls do nothing.
+  void close();
+  bool closed() const { return closed_; }
   const std::string& path() const { return path_; }
 
  private:
-  static constexpr size_t kBlockBytes = 1 << 16;
+  // Writes the committed rows out; returns 0 or the errno of the failure.
+  int WriteBlock();
+
   std::string path_;
-  std::FILE* file_;
-  bool owned_;
-  std::string buffer_;
+  output_file_internal::Slot* slot_;
+  bool owns_slot_ = false;  // a slot of its own, when the shared ones ran out
+  bool closed_ = false;
+  std::string row_;
 };
 
-// Appends a CSV field, quoted when it holds a comma, quote or line break.
-void AppendCsvField(std::string_view text, std::string* out);
+// Ends the process with `status` (as _exit, without running destructors or
+// flushing stdio) once the committed rows of every open OutputFile are
+// written: at once when none of them is in the middle of a write, otherwise
+// as soon as the write in progress ends, and after 2 seconds in any case
+// (a write to a pipe that nobody reads can block forever). Rows not yet
+// committed are lost; no file is left with part of a row (but for that
+// blocked pipe). For a second Ctrl-C: async-signal-safe. Returns only when
+// it has to wait (the write in progress then ends the process). Exported
+// for the pams tool; not part of the installed API.
+PAMS_EXPORT void ExitAfterWholeRows(int status) noexcept;
 
 }  // namespace pams
 

@@ -11,6 +11,7 @@
 #ifndef PAMS_CONFIG_JSON_H_
 #define PAMS_CONFIG_JSON_H_
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -26,11 +27,21 @@ using Json = nlohmann::ordered_json;
 // message gives the line and column.
 PAMS_EXPORT Json ParseJson(std::string_view text, const std::string& source_name);
 
-// Reads and parses a file; a missing or unreadable file is a ConfigError too.
+// The most bytes a config source may have: real configs are kilobytes
+// (PAMS's samples 1-3 KB, a generated config with thousands of agent groups
+// a few MB), and 64 MiB of JSON still parses in about a second into well
+// under 1 GB, while anything larger is almost surely not a config
+// (/dev/zero, /dev/urandom, a log, an endless pipe).
+inline constexpr size_t kMaxConfigBytes = size_t{64} << 20;
+
+// Reads and parses a file, or standard input when path is "-" (named
+// "stdin" in errors). A missing, unreadable or empty file, a directory and a
+// source larger than kMaxConfigBytes (read no further) are ConfigErrors too.
+// A FIFO is read like a file (waiting for its writer).
 PAMS_EXPORT Json ParseJsonFile(const std::string& path);
 
-// A short description of the JSON type of v for error messages ("a string",
-// "an integer", "an object", ...).
+// A short description of v for error messages ("the string \"x\"", "the
+// integer 5", "an object", ...); a long string is cut in the middle.
 PAMS_EXPORT std::string JsonTypeName(const Json& v);
 
 }  // namespace pams

@@ -1,0 +1,118 @@
+// OutputFile: rows reach the file whole, in blocks and on close; a row
+// longer than a block is written whole; failures (a full disk, a row after
+// close) are OutputErrors naming the path; a failed write leaves the file
+// cut back to its whole rows.
+
+#include "util/output_file.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pams/errors.h"
+
+namespace pams {
+namespace {
+
+std::string TempPath(const char* name) {
+  return ::testing::TempDir() + "/" + name + "_" + std::to_string(getpid()) + ".csv";
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(OutputFileTest, WritesWholeRowsInBlocksAndOnClose) {
+  const std::string path = TempPath("rows");
+  OutputFile file(path);
+  std::string expected;
+  for (int i = 0; i < 20000; ++i) {  // several 64 KiB blocks
+    const std::string row = "row " + std::to_string(i) + ",x\n";
+    file.row()->append(row);
+    file.commit_row();
+    expected += row;
+  }
+  // Blocks written so far end at a row boundary.
+  const std::string partial = ReadAll(path);
+  EXPECT_GT(partial.size(), 0u);
+  EXPECT_EQ(partial.back(), '\n');
+  EXPECT_EQ(expected.compare(0, partial.size(), partial), 0);
+  file.close();
+  EXPECT_EQ(ReadAll(path), expected);
+  file.close();  // again: nothing
+  EXPECT_TRUE(file.closed());
+  std::remove(path.c_str());
+}
+
+TEST(OutputFileTest, ARowLongerThanABlockIsWrittenWhole) {
+  const std::string path = TempPath("long");
+  {
+    OutputFile file(path);
+    file.row()->append("a\n");
+    file.commit_row();
+    const std::string long_row = std::string(300000, 'y') + "\n";
+    file.row()->append(long_row);
+    file.commit_row();
+    file.row()->append("b\n");
+    file.commit_row();
+  }  // the destructor closes
+  EXPECT_EQ(ReadAll(path), "a\n" + std::string(300000, 'y') + "\nb\n");
+  std::remove(path.c_str());
+}
+
+TEST(OutputFileTest, FullDiskIsAnOutputErrorNamingThePath) {
+  if (access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no /dev/full";
+  OutputFile file("/dev/full");
+  file.row()->append("a,b\n");
+  file.commit_row();
+  try {
+    file.close();
+    ADD_FAILURE() << "no error";
+  } catch (const OutputError& e) {
+    EXPECT_EQ(e.path(), "/dev/full");
+    EXPECT_EQ(e.error_number(), ENOSPC);
+    EXPECT_STREQ(e.what(), "/dev/full: writing failed: No space left on device");
+  }
+}
+
+TEST(OutputFileTest, ARowAfterCloseIsAnError) {
+  const std::string path = TempPath("closed");
+  OutputFile file(path);
+  file.close();
+  file.row()->append("late\n");
+  EXPECT_THROW(file.commit_row(), OutputError);
+  EXPECT_EQ(ReadAll(path), "");
+  std::remove(path.c_str());
+}
+
+TEST(OutputFileTest, UnwritablePathIsAConfigError) {
+  EXPECT_THROW(OutputFile("/nonexistent-dir/x.csv"), ConfigError);
+}
+
+TEST(OutputFileTest, ManyFilesAtOnce) {
+  // More files than the shared slots: the others still work.
+  std::vector<std::unique_ptr<OutputFile>> files;
+  for (int i = 0; i < 40; ++i) {
+    files.push_back(std::make_unique<OutputFile>(TempPath(("many" + std::to_string(i)).c_str())));
+    files.back()->row()->append(std::to_string(i) + "\n");
+    files.back()->commit_row();
+  }
+  for (auto& f : files) f->close();
+  for (int i = 0; i < 40; ++i) {
+    const std::string path = TempPath(("many" + std::to_string(i)).c_str());
+    EXPECT_EQ(ReadAll(path), std::to_string(i) + "\n");
+    std::remove(path.c_str());
+  }
+}
+
+}  // namespace
+}  // namespace pams
