@@ -101,7 +101,7 @@ step "libpams.so exports the API only"
 # Hidden visibility: worker plumbing, formatting helpers and the like are
 # not exported (a few of the API's classes are named as examples).
 exports=$(nm -D --defined-only -C "$libdir/libpams.so")
-for private in SimulationJournal Channel PythonFloat OutputFile KeyLog RunAgentTask; do
+for private in SimulationJournal Channel PythonFloat OutputFile KeyLog RunAgentTask csv::; do
   if grep -q "pams::$private" <<<"$exports"; then
     fail "libpams.so exports pams::$private"
   fi

@@ -1,6 +1,9 @@
 #include "pams/events/order_mistake_shock.h"
 
+#include <cmath>
+
 #include "event_settings.h"
+#include "util/python_format.h"
 #include "pams/simulator/session.h"
 
 namespace pams {
@@ -12,6 +15,13 @@ void OrderMistakeShock::setup(const Settings& settings) {
   target_market_ = MarketNamedBy(settings, "target", simulator());
   trigger_time_ = session().session_start_time() + StepsSetting(settings, "triggerTime", 0);
   price_change_rate_ = StrictFloat(settings, "priceChangeRate");
+  // The mistaken price is the market price times (1 + priceChangeRate):
+  // -1 or less makes it 0 or negative (PAMS fails with a math domain error).
+  if (!(price_change_rate_ > -1.0) || !std::isfinite(price_change_rate_)) {
+    settings["priceChangeRate"].fail(
+        "must be a number > -1 (the order price is the market price times "
+        "1 + priceChangeRate), got " + PythonFloat(price_change_rate_));
+  }
   order_volume_ = settings["orderVolume"].as_int();
   if (order_volume_ <= 0) settings["orderVolume"].fail("must be positive");
   order_time_length_ = StepsSetting(settings, "orderTimeLength", 1);

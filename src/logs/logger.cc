@@ -1,5 +1,7 @@
 #include "pams/logs/logger.h"
 
+#include <exception>
+
 namespace pams {
 
 Logger::~Logger() = default;
@@ -46,7 +48,16 @@ void Loggers::process_market_step_end_log(const MarketStepEndLog& log) {
   for (Logger* l : loggers_) l->process_market_step_end_log(log);
 }
 void Loggers::flush() {
-  for (Logger* l : loggers_) l->flush();
+  // A full disk under one file must not keep the others from their rows.
+  std::exception_ptr first;
+  for (Logger* l : loggers_) {
+    try {
+      l->flush();
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
 }
 
 }  // namespace pams

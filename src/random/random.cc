@@ -142,9 +142,11 @@ void Random::InitByArray(std::span<const uint32_t> key) {
 
 // GCC builds AVX2 and AVX-512 clones of the two loops below and picks one at
 // load time. Clang refuses to clone a member function that an inline
-// function used before its definition; clang builds (the fuzzer's) do
-// without the clones.
-#if defined(__clang__)
+// function used before its definition; clang builds (the fuzzer's, the
+// sanitizers') do without the clones, and so do ThreadSanitizer builds,
+// whose statically linked tests run the clones' resolver before TSan is
+// initialized.
+#if defined(__clang__) || defined(__SANITIZE_THREAD__)
 #define PAMS_SIMD_CLONES
 #else
 #define PAMS_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))

@@ -941,3 +941,36 @@ TEST(VersionTest, MatchesTheProjectVersion) {
 
 }  // namespace
 }  // namespace pams
+
+namespace pams {
+namespace {
+
+// Loggers::flush flushes every logger, also after one failed, and then
+// reports the first failure.
+TEST(LoggersTest, FlushReachesEveryLogger) {
+  struct Counting : Logger {
+    int flushes = 0;
+    const char* fails_with = nullptr;
+    void flush() override {
+      ++flushes;
+      if (fails_with != nullptr) throw SimulationError(fails_with);
+    }
+  };
+  Counting a, b, c;
+  a.fails_with = "first";
+  b.fails_with = "second";
+  Loggers all;
+  all.add(&a);
+  all.add(&b);
+  all.add(&c);
+  try {
+    all.flush();
+    ADD_FAILURE() << "no error";
+  } catch (const SimulationError& e) {
+    EXPECT_STREQ(e.what(), "first");
+  }
+  EXPECT_EQ(a.flushes + b.flushes + c.flushes, 3);
+}
+
+}  // namespace
+}  // namespace pams

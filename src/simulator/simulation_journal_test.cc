@@ -66,8 +66,10 @@ std::string Describe(const Simulator& sim) {
     const AgentView a = view.agent(id);
     out += std::to_string(std::bit_cast<uint64_t>(a.cash_amount()));
     for (int market_id : a.accessible_market_ids()) {
-      out += " " + std::to_string(market_id) + "=" +
-             std::to_string(a.get_asset_volume(market_id));
+      // (Appended piece by piece: GCC 12 warns falsely of overlapping
+      // copies in a chain of string +.)
+      out.append(" ").append(std::to_string(market_id)).append("=");
+      out.append(std::to_string(a.get_asset_volume(market_id)));
     }
     out += "\n";
   }

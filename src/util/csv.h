@@ -24,16 +24,14 @@
 #include <string_view>
 #include <vector>
 
-#include "pams/export.h"
-
 namespace pams::csv {
 
 // Appends text to out as one field, quoted only when it has to be.
 // REQUIRES: out != nullptr.
-PAMS_EXPORT void AppendField(std::string_view text, std::string* out);
+void AppendField(std::string_view text, std::string* out);
 
 // Reads the records of a CSV stream one at a time.
-class PAMS_EXPORT Reader {
+class Reader {
  public:
   enum class Status {
     kRecord,     // a complete record, ended by its line break

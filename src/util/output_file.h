@@ -22,7 +22,7 @@
 
 #include <string>
 
-#include "pams/export.h"
+#include "pams/logs/csv_loggers.h"  // ExitAfterWholeRows
 
 namespace pams {
 
@@ -69,16 +69,8 @@ class OutputFile {
   std::string row_;
 };
 
-// Ends the process with `status` (as _exit, without running destructors or
-// flushing stdio) once the committed rows of every open OutputFile are
-// written: at once when none of them is in the middle of a write, otherwise
-// as soon as the write in progress ends, and after 2 seconds in any case
-// (a write to a pipe that nobody reads can block forever). Rows not yet
-// committed are lost; no file is left with part of a row (but for that
-// blocked pipe). For a second Ctrl-C: async-signal-safe. Returns only when
-// it has to wait (the write in progress then ends the process). Exported
-// for the pams tool; not part of the installed API.
-PAMS_EXPORT void ExitAfterWholeRows(int status) noexcept;
+// ExitAfterWholeRows (pams/logs/csv_loggers.h) ends the process once every
+// open OutputFile has written its committed rows.
 
 }  // namespace pams
 

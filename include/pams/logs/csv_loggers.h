@@ -39,7 +39,9 @@ class PAMS_EXPORT StepsCsvLogger : public Logger {
   StepsCsvLogger& operator=(const StepsCsvLogger&) = delete;
 
   void process_market_step_end_log(const MarketStepEndLog& log) override;
-  // Writes every complete row out. Throws SimulationError if writing fails.
+  // Writes every row out and closes the file (the runner calls it once,
+  // when the run ends). Throws OutputError naming the file if writing or
+  // closing fails; a row logged afterwards is an OutputError too.
   void flush() override;
 
   static const char* const kHeader;
@@ -58,6 +60,7 @@ class PAMS_EXPORT AgentsCsvLogger : public Logger {
   AgentsCsvLogger& operator=(const AgentsCsvLogger&) = delete;
 
   void process_simulation_end_log(const SimulationEndLog& log) override;
+  // As StepsCsvLogger's.
   void flush() override;
 
   static const char* const kHeader;
@@ -68,6 +71,17 @@ class PAMS_EXPORT AgentsCsvLogger : public Logger {
   class Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// For a program's signal handler (the pams tool's second Ctrl-C): ends the
+// process with `status` (as _exit, without running destructors or flushing
+// stdio) once every file these loggers and EventsCsvLogger have open holds
+// its complete rows: at once when none is in the middle of a write,
+// otherwise as soon as that write ends, and after 2 seconds in any case (a
+// write to a pipe that nobody reads can block forever). Rows not yet
+// complete are lost; no file is left with part of a row (but for that
+// blocked pipe). Async-signal-safe; callable from any thread. Returns only
+// when it has to wait (the write in progress then ends the process).
+PAMS_EXPORT void ExitAfterWholeRows(int status) noexcept;
 
 }  // namespace pams
 

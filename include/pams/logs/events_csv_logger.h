@@ -49,8 +49,10 @@ class PAMS_EXPORT EventsCsvLogger : public Logger {
   void process_cancel_log(const CancelLog& log) override;
   void process_expiration_log(const ExpirationLog& log) override;
   void process_execution_log(const ExecutionLog& log) override;
-  // Returns once every row logged so far is in the file. Throws
-  // SimulationError if writing failed (e.g. the disk is full).
+  // Returns once every row logged so far is in the file, and closes it (the
+  // runner calls it once, when the run ends). Throws OutputError naming the
+  // file if writing or closing failed (e.g. the disk is full); a row logged
+  // afterwards is an OutputError too.
   void flush() override;
 
  private:

@@ -63,6 +63,8 @@ class PAMS_EXPORT Loggers final : public Logger {
   void process_session_end_log(const SessionEndLog& log) override;
   void process_market_step_begin_log(const MarketStepBeginLog& log) override;
   void process_market_step_end_log(const MarketStepEndLog& log) override;
+  // Flushes every logger, also after one failed; then throws the first
+  // failure.
   void flush() override;
 
  private:

@@ -32,6 +32,8 @@ class PAMS_EXPORT MarketStepPrintLogger : public Logger {
   MarketStepPrintLogger& operator=(const MarketStepPrintLogger&) = delete;
 
   void process_market_step_end_log(const MarketStepEndLog& log) override;
+  // Writes the buffered lines out. Throws OutputError once when writing to
+  // `out` fails (e.g. a closed pipe); later failures are not repeated.
   void flush() override;
 
  private:
