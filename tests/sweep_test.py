@@ -332,7 +332,7 @@ def refused(c):
     c.check(not os.path.exists(out), "refused: bad input created the output directory")
     for bad, message in (("simulation.sessions[7].iterationSteps=1", "has no element 7"),
                          ("FCNAgents.timeWindowSize=[100]", "FCNAgents.timeWindowSize")):
-        # The first is found before any run, the second by the first run.
+        # Both are found before any run (the sweep sets the config up once).
         proc = c.pams("sweep", CI2002, "--seeds", "1-20", "--jobs", "2", "--out", out,
                       "--set", bad)
         c.check(proc.returncode == 2 and message in proc.stderr,
@@ -365,6 +365,13 @@ def refused(c):
                   "--out", inside)
     c.check(proc.returncode == 2 and "among its runs" in proc.stderr,
             f"config inside DIR/runs: exit {proc.returncode}: {proc.stderr[-300:]!r}")
+    # A key no class reads: one warning for the sweep, not one per run.
+    typo = os.path.join(c.tmp, "typo")
+    proc = c.pams("sweep", CI2002, "--seeds", "1-3", "--set", SHORT, "--set",
+                  "FCNAgents.numAgent=10", "--out", typo)
+    warnings = [l for l in proc.stderr.splitlines() if "FCNAgents.numAgent" in l]
+    c.check(proc.returncode == 0 and len(warnings) == 1 and 'did you mean "numAgents"'
+            in warnings[0], f"typo: exit {proc.returncode}, warnings {warnings!r}")
     # Fixed, the same DIR is fine (nothing was recorded).
     proc = c.pams("sweep", CI2002, "--seeds", "1-2", "--set", SHORT, "--out", out)
     c.check(proc.returncode == 0, f"after bad --set: exit {proc.returncode}: "

@@ -71,6 +71,8 @@
 #include "output_paths.h"
 #include "pams/config/json.h"
 #include "pams/errors.h"
+#include "pams/runners/runner.h"
+#include "pams/simulator/simulator.h"
 #include "progress_bar.h"
 #include "sweep_summary.h"
 
@@ -780,8 +782,20 @@ int RunSweep(const SweepOptions& options) {
   std::vector<int64_t> seeds = ParseSeeds(options.seeds);
   // Bad input found here (the config file, --set, --plugin) fails before
   // any run; the rest (the config's keys, --runner) by the first run.
-  Json command = CommandRecord(options, seeds, LoadConfig(options.config, options.sets));
-  LoadRegistry(options.plugins);
+  Json config = LoadConfig(options.config, options.sets);
+  {
+    // Set up once here as every run will: the config's errors stop the
+    // sweep before any run starts, and its warnings (keys no class reads,
+    // deprecated keys) are printed once instead of in every run's stderr.
+    const ClassRegistry registry = LoadRegistry(options.plugins);
+    std::unique_ptr<Runner> runner = registry.create_runner(
+        options.runner, config, Random::FromDecimalSeed(std::to_string(seeds.front())),
+        nullptr, "--runner");
+    runner->simulator().set_config_directory(
+        fs::path(options.config).parent_path().string());
+    runner->setup();
+  }
+  Json command = CommandRecord(options, seeds, std::move(config));
   try {
     Sweep sweep(options, std::move(seeds), std::move(command));
     return sweep.Main();
