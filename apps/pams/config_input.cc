@@ -30,13 +30,18 @@ void ApplySet(const std::string& assignment, Json* config) {
     throw ConfigError("--set", "expected KEY=JSON, got \"" + assignment + "\"");
   }
   const std::string key = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
   Json value;
   try {
-    value = Json::parse(assignment.substr(eq + 1));
+    value = Json::parse(text);
   } catch (const Json::exception&) {
     throw ConfigError("--set " + key,
                       "the value must be JSON (quote strings: '\"fork\"'), got " +
-                          assignment.substr(eq + 1));
+                          text);
+  }
+  // A config's rules (e.g. how deep it may nest) hold for its --set values.
+  if (text.find_first_of("[{") != std::string::npos) {
+    value = ParseJson(text, "--set " + key);
   }
   Json* node = config;
   std::string walked;

@@ -70,6 +70,36 @@ std::string LineColumn(std::string_view text, size_t pos) {
   return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
+// Refuses JSON nested deeper than kMaxJsonDepth: copying or printing such a
+// value recurses once per level (nlohmann), which a deep enough value turns
+// into a stack overflow. A scan, not a parse: brackets in strings do not
+// count.
+void CheckNesting(std::string_view text, const std::string& source_name) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        throw ConfigError(source_name,
+                          "invalid JSON: nested more than " +
+                              std::to_string(kMaxJsonDepth) + " levels deep at " +
+                              LineColumn(text, i) + " (a config needs a few)");
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
 }  // namespace
 
 Json ParseJson(std::string_view text, const std::string& source_name) {
@@ -81,6 +111,7 @@ Json ParseJson(std::string_view text, const std::string& source_name) {
                                        LineColumn(text, nul) +
                                        " (is this a binary file?)");
   }
+  CheckNesting(text, source_name);
   try {
     return Json::parse(text.begin(), text.end());
   } catch (const Json::parse_error& e) {

@@ -23,9 +23,13 @@ namespace pams {
 using Json = nlohmann::ordered_json;
 
 // Parses JSON text. On malformed input (truncated, comments, NaN, trailing
-// garbage, ...) throws ConfigError whose path is `source_name` and whose
-// message gives the line and column.
+// garbage, nested deeper than kMaxJsonDepth, ...) throws ConfigError whose
+// path is `source_name` and whose message gives the line and column.
 PAMS_EXPORT Json ParseJson(std::string_view text, const std::string& source_name);
+
+// The deepest nesting of arrays and objects a config may have: PAMS's
+// configs nest four levels, and Python's json module gives up near 1000.
+inline constexpr int kMaxJsonDepth = 256;
 
 // The most bytes a config source may have: real configs are kilobytes
 // (PAMS's samples 1-3 KB, a generated config with thousands of agent groups
