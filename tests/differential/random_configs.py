@@ -24,7 +24,7 @@ Usage: random_configs.py --pams BIN --plugin LIB --reference-python PY
                          --count N --seed S [--keep DIR] [--first I]
                          [--jobs J] [--keep-going] [--zero-counts]
                          [--exclude-past-session-shocks]
-                         [--allow-pams-failures] [--print-configs]
+                         [--allow-pams-failures] [--scale K] [--print-configs]
 
 On a divergence the config (JSON, one line) and the first differing line are
 printed, the config (and the outputs of both sides) are written to --keep if
@@ -38,6 +38,7 @@ bug of this generator and also fails (--allow-pams-failures: skipped).
                  keep every step of a FundamentalPriceShock inside each
                  session that lists it (pams-cpp drops the steps past the
                  end of that session: a known divergence being fixed)
+--scale K        K times the steps and the agents per group
 --print-configs  only print the configs (index, seeds, JSON)
 """
 import argparse
@@ -148,10 +149,12 @@ class Generator:
     EVENT_NAMES = ["Shock", "Limit", "Halt", "Mistake", "Crash", "Rule",
                    "FatFinger", "Jump"]
 
-    def __init__(self, rng, zero_counts=False, exclude_past_session_shocks=False):
+    def __init__(self, rng, zero_counts=False, exclude_past_session_shocks=False,
+                 scale=1):
         self.rng = rng
         self.zero_counts = zero_counts
         self.exclude_past = exclude_past_session_shocks
+        self.scale = scale  # multiplies the steps and the agents per group
 
     # ---- JsonRandom values -------------------------------------------------
 
@@ -224,7 +227,7 @@ class Generator:
             s = r.choices(
                 [0, 1, 2, 3, 5, 10, 20, 40, 60, 100, 150],
                 weights=[1, 2, 2, 1, 2, 3, 3, 3, 2, 2, 1])[0]
-            steps.append(min(s, max(0, budget - sum(steps))))
+            steps.append(min(s, max(0, budget - sum(steps))) * self.scale)
         if sum(steps) == 0:
             steps[-1] = r.randint(1, 30)
         names = set()
@@ -550,7 +553,8 @@ class Generator:
     def agent_group(self, name, cls):
         r = self.rng
         eff = {"class": cls}
-        eff.update(self.count_keys("numAgents", 8 if "FCN" in cls or cls == "TestAgent" else 3))
+        eff.update(self.count_keys(
+            "numAgents", (8 if "FCN" in cls or cls == "TestAgent" else 3) * self.scale))
         if chance(r, 0.2):
             eff["prefix"] = r.choice(["a", "Agent-", "T_", ""]) + name[:3]
         plain_groups = [g for g in self.market_groups if not self.is_index(g)]
@@ -881,11 +885,11 @@ def dumps(config, rng):
     return text.replace(json.dumps(marker), "{" + body + ", " + text_obj[1:], 1)
 
 
-def generate_config(seed, index, zero_counts=False, exclude_past=False):
+def generate_config(seed, index, zero_counts=False, exclude_past=False, scale=1):
     """Config `index` of --seed `seed`: (its JSON text, the dict it loads
     as, the simulation seeds)."""
     rng = random.Random(f"{seed}:{index}")
-    config = Generator(rng, zero_counts, exclude_past).generate()
+    config = Generator(rng, zero_counts, exclude_past, scale).generate()
     text = dumps(config, rng)
     assert json.loads(text) == config
     seeds = []
@@ -954,7 +958,7 @@ def compare(args, env, config_path, seed, workdir, tag):
 
 def run_one(args, env, workdir, index):
     text, config, seeds = generate_config(args.seed, index, args.zero_counts,
-                                          args.exclude_past_session_shocks)
+                                          args.exclude_past_session_shocks, args.scale)
     tag = f"config-{args.seed}-{index}"
     path = os.path.join(workdir, tag + ".json")
     with open(path, "w", encoding="utf-8") as f:
@@ -988,12 +992,14 @@ def main():
     p.add_argument("--allow-pams-failures", action="store_true",
                    help="report configs that PAMS itself fails to run as skipped "
                         "instead of failing (the generator should not make them)")
+    p.add_argument("--scale", type=int, default=1,
+                   help="multiply the steps and the agents per group (bigger configs)")
     p.add_argument("--print-configs", action="store_true")
     args = p.parse_args()
     if args.print_configs:
         for i in range(args.first, args.first + args.count):
             text, _, seeds = generate_config(args.seed, i, args.zero_counts,
-                                             args.exclude_past_session_shocks)
+                                             args.exclude_past_session_shocks, args.scale)
             print(i, json.dumps(seeds), text)
         return
     if not os.path.exists(args.reference_python):
@@ -1031,7 +1037,8 @@ def main():
                 print(f"(again: --seed {args.seed} --first {index} --count 1"
                       + (" --zero-counts" if args.zero_counts else "")
                       + (" --exclude-past-session-shocks"
-                         if args.exclude_past_session_shocks else "") + ")")
+                         if args.exclude_past_session_shocks else "")
+                      + (f" --scale {args.scale}" if args.scale != 1 else "") + ")")
                 if args.keep:
                     base = os.path.join(args.keep, f"config-{args.seed}-{index}")
                     with open(base + ".json", "w", encoding="utf-8") as f:
