@@ -56,9 +56,6 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import differential_test as dt  # noqa: E402
 
-MISSING = object()
-
-
 # --------------------------------------------------------------------------
 # Helpers shared by the generator.
 
@@ -321,7 +318,8 @@ class Generator:
             peff = {x: v for x, v in peff.items() if x not in ("from", "to")}
         entry = {"extends": parent}
         for x, v in eff.items():
-            if peff.get(x, MISSING) != v or chance(r, 0.3):
+            # compared as JSON: 0 == 0.0 and 1 == true in Python, not in PAMS's checks
+            if x not in peff or json.dumps(peff[x]) != json.dumps(v) or chance(r, 0.3):
                 entry[x] = v
         result = json_extends(self.config, name, entry,
                               ["from", "to"] if kind != "event" else
