@@ -224,9 +224,10 @@ class Generator:
             s = r.choices(
                 [0, 1, 2, 3, 5, 10, 20, 40, 60, 100, 150],
                 weights=[1, 2, 2, 1, 2, 3, 3, 3, 2, 2, 1])[0]
-            steps.append(min(s, max(0, budget - sum(steps))) * self.scale)
+            steps.append(min(s, max(0, budget - sum(steps))))
         if sum(steps) == 0:
             steps[-1] = r.randint(1, 30)
+        steps = [x * self.scale for x in steps]
         names = set()
         sessions = []
         for i, s in enumerate(steps):
@@ -547,6 +548,10 @@ class Generator:
             if chance(r, 0.1):
                 eff["timeWindowSize"] = r.choice([1, [1.0, 1.9], {"const": [1.5]}])
                 eff["meanReversionTime"] = r.choice([0, -3, 0.5, 1])
+        if chance(r, 0.05):
+            # keys of later PAMS versions' FCNAgent: PAMS 0.3.0 ignores them
+            eff["chartFollowRate"] = r.choice([0.0, 0.5, 1.0])
+            eff["isLimitOrder"] = chance(r, 0.5)
 
     def agent_group(self, name, cls):
         r = self.rng
