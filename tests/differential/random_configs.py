@@ -974,6 +974,11 @@ def run_one(args, env, workdir, index):
             problems.append(problem)
             break
     steps = sum(s["iterationSteps"] for s in config["simulation"]["sessions"])
+    for problem in problems:
+        if has_past_session_shock(config):
+            problem["note"] = ("(this config has a FundamentalPriceShock with steps past "
+                               "the end of a session that lists it: the known divergence; "
+                               "--exclude-past-session-shocks leaves such shocks out)")
     return index, text, seeds, steps, problems
 
 
@@ -1037,6 +1042,8 @@ def main():
                       f"seed {problem['seed']}: {problem['what']}")
                 print("config: " + text)
                 print(problem["detail"])
+                if "note" in problem:
+                    print(problem["note"])
                 print(f"(again: --seed {args.seed} --first {index} --count 1"
                       + (" --zero-counts" if args.zero_counts else "")
                       + (" --exclude-past-session-shocks"
