@@ -939,17 +939,18 @@ def compare(args, env, config_path, seed, workdir, tag):
                 "detail": f"PAMS exit {ref_rc}: {ref_err.strip()[-1500:]}\n"
                           f"pams-cpp exit {cpp_rc}: {cpp_err.strip()[-1500:]}"}
     pairs = [("stdout", dt.without_timings(ref_out), dt.without_timings(cpp_out))]
+    outputs = {"pams-stdout.txt": ref_out, "cpp-stdout.txt": cpp_out}
     for kind in ("steps", "agents"):
         with open(files["ref"][kind], encoding="utf-8") as f:
             ref = f.read()
         with open(files["cpp"][kind], encoding="utf-8") as f:
             cpp = f.read()
         pairs.append((kind + " csv", ref, cpp))
+        outputs[f"pams-{kind}.csv"], outputs[f"cpp-{kind}.csv"] = ref, cpp
     for name, ref, cpp in pairs:
         if ref != cpp:
             return {"kind": "diff", "what": f"{name} differs", "seed": seed,
-                    "detail": dt.first_difference(ref, cpp),
-                    "outputs": {"ref-stdout.txt": ref_out, "cpp-stdout.txt": cpp_out}}
+                    "detail": dt.first_difference(ref, cpp), "outputs": outputs}
         if not ref.strip():
             return {"kind": "diff", "what": f"{name} is empty", "seed": seed,
                     "detail": ""}
