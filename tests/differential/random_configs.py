@@ -572,13 +572,15 @@ class Generator:
                     cg = self.group_of_market(c)
                     if cg not in needed:
                         needed.append(cg)
-            extra = [g for g in plain_groups if g not in needed and chance(r, 0.3)]
+            extra = [g for g in plain_groups if g not in needed and self.market_names[g]
+                     and chance(r, 0.3)]
             markets = needed + extra
             r.shuffle(markets)
         elif cls in ("FCNAgent", "TestAgent", "UserDefinedFCNAgent") and chance(r, 0.04):
             markets = []  # an agent that trades nowhere
         else:
-            pool = list(self.market_groups)
+            # not a group of numMarkets 0: PAMS knows no such group (KeyError)
+            pool = [g for g in self.market_groups if self.market_names[g]]
             markets = r.sample(pool, r.randint(1, len(pool)))
         eff["markets"] = markets
         self.base_agent_keys(eff)
