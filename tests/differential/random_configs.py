@@ -562,7 +562,9 @@ class Generator:
             eff["prefix"] = r.choice(["a", "Agent-", "T_", ""]) + name[:3]
         plain_groups = [g for g in self.market_groups if not self.is_index(g)]
         if cls == "ArbitrageAgent":
-            usable = [g for g in self.index_groups if self.arb_ok(g)]
+            # (not an index group of numMarkets 0: PAMS knows no such group)
+            usable = [g for g in self.index_groups
+                      if self.arb_ok(g) and self.market_names[g]]
             idx = r.sample(usable, r.randint(1, len(usable)))
             needed = list(idx)
             for g in needed:  # grows: an index may be a component
@@ -618,7 +620,7 @@ class Generator:
             n_groups = 0
         classes = ["FCNAgent"] * 6 + ["MarketShareFCNAgent"] * 2 + ["TestAgent"] * 2 + \
             ["MarketMakerAgent"] * 2 + ["UserDefinedFCNAgent"]
-        if any(self.arb_ok(g) for g in self.index_groups):
+        if any(self.arb_ok(g) and self.market_names[g] for g in self.index_groups):
             classes += ["ArbitrageAgent"] * 4
         listed = []
         self.agent_eff = {}
@@ -705,9 +707,13 @@ class Generator:
             r.shuffle(targets)
             if targets and chance(r, 0.1):
                 targets.append(targets[0])  # repeats are ignored
+            # pams-cpp refuses an empty targetMarkets and a negative
+            # triggerChangeRate, which PAMS accepts (docs/config.md, "stricter").
+            if not targets:
+                targets = [r.choice(names)]
             eff["targetMarkets"] = targets
             eff["triggerChangeRate"] = r.choice([rfloat(r, 0.005, 0.2, 3), 0.05, 0.0,
-                                                 -0.05, 0.01])
+                                                 0.3, 0.01])
             if chance(r, 0.05):
                 eff["referenceMarket"] = names[0]
         elif cls == "TradingHaltRule":
