@@ -267,6 +267,16 @@ def contract(c):
         if own != ref_warnings:
             c.fail(f"{name}: warnings {own!r}, SequentialRunner's {ref_warnings!r}")
 
+    # Nothing to run in parallel (CI2002: maxNormalOrders 1): one warning says
+    # so, and the run is SequentialRunner's.
+    for runner in ([THREADS] if c.args.threads_only else [THREADS, PROCESSES]):
+        proc, steps, _ = c.run("samples/CI2002/config.json", 3, runner,
+                               ["simulation.numParallel=2"], tag="-single")
+        notes = [l for l in proc.stderr.splitlines() if "runs nothing in parallel" in l]
+        c.count += 1
+        if proc.returncode != 0 or len(notes) != 1:
+            c.fail(f"CI2002 {runner}: exit {proc.returncode}, notes {notes!r}")
+
     fee = "tests/parallel/fee.json"
     proc, _, _ = c.run(fee, 1, None, [], tag="-fee")
     if proc.returncode != 0:
