@@ -3,26 +3,11 @@
 #include <algorithm>
 #include <map>
 
+#include "util/edit_distance.h"
+
 namespace pams {
 
 namespace {
-
-// Levenshtein distance, for suggestions.
-size_t EditDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
-                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
 
 // The last part of a key path ("FCNAgents.numAgents" -> "numAgents").
 std::string LastKey(const std::string& path) {

@@ -18,6 +18,7 @@
 #include "pams/market/index_market.h"
 #include "pams/runners/parallel_runners.h"
 #include "pams/runners/runner.h"
+#include "util/edit_distance.h"
 
 namespace pams {
 
@@ -35,24 +36,6 @@ const char* KindName(ClassRegistry::Kind kind) {
       return "runner";
   }
   return "?";
-}
-
-// The edit distance of a and b, ignoring case (for "did you mean").
-size_t EditDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
 }
 
 // The classes of PAMS's samples that pams-cpp builds as a plugin
@@ -173,7 +156,9 @@ const ClassRegistry::Entry& ClassRegistry::Find(const std::string& name,
       if (e.kind != kind || e.is_abstract) continue;
       known += (known.empty() ? "" : ", ") + n;
       // Long names are not compared: the distance is quadratic.
-      const size_t distance = name.size() < 200 ? EditDistance(name, n) : nearest_distance;
+      const size_t distance = name.size() < 200
+                                  ? EditDistance(name, n, /*ignore_case=*/true)
+                                  : nearest_distance;
       if (distance < nearest_distance) {
         nearest = n;
         nearest_distance = distance;
