@@ -21,6 +21,7 @@
 #include "pams/runners/class_registry.h"
 #include "pams/runners/runner.h"
 #include "pams/simulator/session.h"
+#include "simulator/simulator_access.h"
 
 namespace {
 
@@ -61,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (TooLarge(config)) return 0;
   try {
     pams::SequentialRunner checker(config, pams::Random(1), nullptr, registry);
-    checker.simulator().set_quiet(true);
+    pams::internal::SimulatorAccess::SetQuiet(&checker.simulator(), true);
     if (!checker.validate().empty()) return 0;
     int64_t steps = 0;
     for (const auto& session : checker.simulator().sessions()) {
@@ -69,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     if (steps > kMaxRunSteps) return 0;
     pams::SequentialRunner runner(config, pams::Random(1), nullptr, registry);
-    runner.simulator().set_quiet(true);
+    pams::internal::SimulatorAccess::SetQuiet(&runner.simulator(), true);
     try {
       runner.setup();
     } catch (const pams::ConfigError&) {
