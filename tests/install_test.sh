@@ -109,7 +109,10 @@ done
 for public in "pams::Runner::run" "pams::Agent::setup" "pams::LoadPlugin"; do
   grep -q "$public" <<<"$exports" || fail "libpams.so does not export $public"
 done
-readelf -d "$libdir/libpams.so" | grep -q 'SONAME.*libpams\.so\.[0-9]' ||
+# (Captured first: grep -q stops reading early, and with pipefail the
+# killed readelf would fail the test.)
+dynamic=$(readelf -d "$libdir/libpams.so")
+grep -q 'SONAME.*libpams\.so\.[0-9]' <<<"$dynamic" ||
   fail "libpams.so has no versioned SONAME"
 
 step "pamsTargets.cmake asks consumers for nlohmann_json only"
@@ -125,8 +128,9 @@ grep -q 'nlohmann_json::nlohmann_json' <<<"$iface" ||
   fail "pams::pams does not carry nlohmann_json::nlohmann_json"
 
 step "bin/pams finds the installed libpams.so"
-readelf -d "$pams" | grep -E 'RUNPATH|RPATH' | grep -q "\$ORIGIN" ||
-  fail "bin/pams has no \$ORIGIN RPATH: $(readelf -d "$pams" | grep -E 'R(UN)?PATH')"
+pams_dynamic=$(readelf -d "$pams")
+grep -E "RUNPATH|RPATH" <<<"$pams_dynamic" | grep "\$ORIGIN" >/dev/null ||
+  fail "bin/pams has no \$ORIGIN RPATH: $(grep -E 'R(UN)?PATH' <<<"$pams_dynamic")"
 resolved=$(ldd "$pams" | awk '$1 ~ /^libpams\.so/ {print $3}')
 [[ $(realpath "$resolved") == $(realpath "$libdir/libpams.so") ]] ||
   fail "bin/pams loads libpams from '$resolved', not $libdir"
