@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps reference tensorflow configure build test demo bench sanitize fuzz ci clean
+.PHONY: all deps reference tensorflow python configure build test demo bench sanitize fuzz ci clean
 
 all: build
 
@@ -17,6 +17,10 @@ reference: deps
 
 tensorflow: deps
 	@scripts/setup-tensorflow.sh
+
+# .venv-py with pams_cpp (and the reference PAMS) installed.
+python: deps
+	@scripts/setup-python.sh
 
 # The TensorFlow library pams tries by default: where `make tensorflow` puts
 # it. The path is spelt out whether .venv-tf exists yet or not, so that every
@@ -31,12 +35,13 @@ TF_LIB = $(CURDIR)/.venv-tf/lib/python$(PYTHON_VERSION)/site-packages/tensorflow
 configure: deps
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	  -DPAMS_REFERENCE_PYTHON=$(CURDIR)/.venv-ref/bin/python \
-	  -DPAMS_TENSORFLOW_LIBRARY=$(TF_LIB) $(CMAKE_FLAGS) >/dev/null
+	  -DPAMS_TENSORFLOW_LIBRARY=$(TF_LIB) \
+	  -DPAMS_PYTHON=$(CURDIR)/.venv-py/bin/python $(CMAKE_FLAGS) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-test: reference tensorflow
+test: reference tensorflow python
 	@$(MAKE) --no-print-directory build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
@@ -62,4 +67,4 @@ ci: test
 	@$(MAKE) --no-print-directory fuzz
 
 clean:
-	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz
+	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz build-python

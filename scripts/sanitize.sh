@@ -34,7 +34,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export PAMS_SOAK_MAX_BYTES_PER_STEP=1000
 # (parallel.memory compares peak memory, which ASan's shadow and quarantine
 # distort.)
-ctest --test-dir build-asan --output-on-failure -j "$jobs" -E '^parallel\.(faults|memory)$'
+ctest --test-dir build-asan --output-on-failure -j "$jobs" -E '^(parallel\.(faults|memory)|python)$'
 # The fault tests crash a worker with SIGSEGV on purpose and expect it to die
 # of that signal, which ASan would turn into a report and exit status 1.
 ASAN_OPTIONS="$ASAN_OPTIONS:handle_segv=0" \

@@ -100,7 +100,8 @@ void MarketStepSaver::process_market_step_end_log(const MarketStepEndLog& log) {
   logs_.push_back(Record{log.session.session_id(), log.market.get_time(),
                          log.market.market_id(), log.market.name(),
                          log.market.get_market_price(),
-                         log.market.get_fundamental_price()});
+                         log.market.get_fundamental_price(),
+                         log.market.market_price_is_int(log.market.get_time())});
 }
 
 }  // namespace pams

@@ -258,6 +258,10 @@ void Simulator::trigger_after_step_for_market(Market& market) {
 void Simulator::warn(std::string_view message) {
   if (quiet_ || warned_.find(message) != warned_.end()) return;
   warned_.emplace(message);
+  if (warning_handler_) {
+    warning_handler_(message);
+    return;
+  }
   std::fprintf(stderr, "warning: %.*s\n", static_cast<int>(message.size()),
                message.data());
 }

@@ -50,6 +50,9 @@ class PAMS_EXPORT MarketStepSaver : public Logger {
     std::string market_name;
     double market_price;
     double fundamental_price;
+    // Whether PAMS's market price is a Python int here (an execution price
+    // in a market whose tickSize is an integer).
+    bool market_price_is_int;
   };
 
   void process_market_step_end_log(const MarketStepEndLog& log) override;

@@ -94,6 +94,13 @@ class PAMS_EXPORT Runner {
   // The name this runner's class is registered under (worker processes
   // recreate the runner by it).
   const std::string& class_name() const { return class_name_; }
+  // The state of the runner's generator now: for programs that also draw
+  // from the generator they gave (Python's random.Random, which PAMS's
+  // runner advances).
+  Random::State prng_state() const { return prng_.getstate(); }
+  // Makes the runner's generator continue from `state` (what such a
+  // program drew from it in the meantime). REQUIRES: not while run() runs.
+  void set_prng_state(const Random::State& state) { prng_.setstate(state); }
   double initialization_seconds() const { return initialization_seconds_; }
   double execution_seconds() const { return execution_seconds_; }
 

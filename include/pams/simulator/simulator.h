@@ -17,6 +17,7 @@
 #define PAMS_SIMULATOR_SIMULATOR_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -131,10 +132,17 @@ class PAMS_EXPORT Simulator {
   void trigger_after_step_for_market(Market& market);
 
   // Prints "warning: <message>" to stderr the first time a message is seen
-  // (as Python's warnings module does for PAMS's warnings).
-  // Cheap when the message was seen before (no allocation), since some
-  // warnings come with every order. Agents warn through Agent::warn.
+  // (as Python's warnings module does for PAMS's warnings), or hands it to
+  // the warning handler. Cheap when the message was seen before (no
+  // allocation), since some warnings come with every order. Agents warn
+  // through Agent::warn.
   void warn(std::string_view message);
+  // Where warnings go instead of stderr (an embedding program's own
+  // channel, e.g. Python's warnings module); empty: stderr. Called on the
+  // simulation thread, once per distinct message.
+  void set_warning_handler(std::function<void(std::string_view)> handler) {
+    warning_handler_ = std::move(handler);
+  }
 
   // The directory of the config file, for classes that read files named
   // relative to it (e.g. a TensorFlow agent's modelPath); empty: the
@@ -188,6 +196,7 @@ class PAMS_EXPORT Simulator {
   int64_t total_steps_ = 0;
 
   std::set<std::string, std::less<>> warned_;
+  std::function<void(std::string_view)> warning_handler_;
   // Engine bookkeeping (internal::SimulatorAccess): a quiet simulator (a
   // worker's replica, whose warnings the main process prints) warns about
   // nothing; the journal records what replicas must repeat.

@@ -1,0 +1,36 @@
+"""pams_cpp: PAMS (Platform for Artificial Market Simulations) on the
+pams-cpp engine.
+
+The same names at the same places as PAMS 0.3.0 (``pams_cpp.runners.SequentialRunner``,
+``pams_cpp.logs.market_step_loggers.MarketStepSaver``, ``pams_cpp.Market``, ...), the
+same call shapes, and, for the same config and seed, the same results as
+PAMS, every float bit for bit. The simulation runs in C++; this package is a
+thin layer over its extension module ``pams_cpp._core``. Importing it
+imports neither TensorFlow nor PyTorch nor JAX.
+"""
+from . import _core
+from ._core import ConfigError
+from ._core import SimulationError
+from . import logs
+from . import runners
+from .index_market import IndexMarket
+from .market import Market
+from .runners import Runner
+from .runners import SequentialRunner
+from .session import Session
+from .simulator import Simulator
+from .version import __version__
+
+__all__ = [
+    "ConfigError",
+    "IndexMarket",
+    "Market",
+    "Runner",
+    "SequentialRunner",
+    "Session",
+    "SimulationError",
+    "Simulator",
+    "logs",
+    "runners",
+    "__version__",
+]

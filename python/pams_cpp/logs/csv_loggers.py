@@ -1,0 +1,38 @@
+"""The CSV writers of ``pams run`` (``--steps-csv``, ``--agents-csv``,
+``--events-csv``): the same columns and bytes, written by the engine."""
+import os
+
+from .. import _core
+from .base import Logger
+
+
+class _CsvLogger(Logger):
+    _engine_class = None
+
+    def __init__(self, path) -> None:
+        self.path = os.fspath(path)
+        self._engine = self._engine_class(self.path)
+
+    def _engine_logger(self):
+        return self._engine
+
+
+class StepsCsvLogger(_CsvLogger):
+    """One row per market at the end of every step (``--steps-csv``)."""
+
+    _engine_class = _core.StepsCsvLogger
+
+
+class AgentsCsvLogger(_CsvLogger):
+    """Every agent's cash and asset volumes at the end (``--agents-csv``)."""
+
+    _engine_class = _core.AgentsCsvLogger
+
+
+class EventsCsvLogger(_CsvLogger):
+    """Every order, cancel, execution and expiration (``--events-csv``)."""
+
+    _engine_class = _core.EventsCsvLogger
+
+
+__all__ = ["AgentsCsvLogger", "EventsCsvLogger", "StepsCsvLogger"]

@@ -1,0 +1,119 @@
+"""Runner: builds a simulation from a config and runs it (PAMS's
+``pams.runners.Runner``), on the C++ engine.
+
+The config is PAMS's: a dict, a path or an open file. The runner's
+``random.Random`` is PAMS's too: the engine starts from its state and puts
+its state back after each phase, so a seed means what it means in PAMS and
+the generator is advanced as PAMS's runner advances it.
+"""
+import os
+import random
+import time
+from typing import Any
+from typing import Dict
+from typing import List
+from typing import Optional
+from typing import Type
+
+from .. import _core
+from .._random import set_state_of
+from .._random import state_of
+from ..logs.base import Logger
+from ..simulator import Simulator
+
+
+class Runner:
+    """The base of the runners; see SequentialRunner."""
+
+    # The engine's runner class this Python class drives.
+    _engine_class = "SequentialRunner"
+
+    def __init__(
+        self,
+        settings: Any,
+        prng: Optional[random.Random] = None,
+        logger: Optional[Logger] = None,
+        simulator_class: Type[Simulator] = Simulator,
+    ) -> None:
+        """Initialize.
+
+        Args:
+            settings: the config: a dict, a path (str or os.PathLike) of a JSON
+                file, or an open file.
+            prng (random.Random, Optional): the runner's generator (a fresh
+                ``random.Random()`` when None).
+            logger (Logger, Optional): a logger (MarketStepSaver,
+                MarketStepPrintLogger, the CSV loggers).
+            simulator_class: PAMS's argument; only Simulator is supported.
+        """
+        config_directory = ""
+        if isinstance(settings, dict):
+            self.settings: Dict = settings
+        elif hasattr(settings, "read"):
+            self.settings = _core.parse_config(
+                settings.read(), str(getattr(settings, "name", "settings"))
+            )
+        else:
+            path = os.fspath(settings)
+            self.settings = _core.read_config(path)
+            config_directory = os.path.dirname(path)
+        if simulator_class is not Simulator:
+            raise TypeError("pams_cpp runs its own Simulator: simulator_class must be "
+                            "pams_cpp.Simulator")
+        self._prng: random.Random = prng if prng is not None else random.Random()
+        self.logger = logger
+        loggers = []
+        if logger is not None:
+            if not isinstance(logger, Logger):
+                raise TypeError(f"logger must be a pams_cpp.logs.Logger, got {type(logger).__name__}")
+            loggers.append(logger._engine_logger())
+        self.registered_classes: List[Type] = []
+        words, index, gauss_next = state_of(self._prng)
+        self._core = _core.Runner(self._engine_class, self.settings, words, index,
+                                  gauss_next, loggers, config_directory)
+        self._put_prng_back()
+        self.simulator = Simulator(self._core.simulator)
+
+    def _take_prng(self) -> None:
+        # What the caller drew from its generator meanwhile counts.
+        self._core.set_prng_state(*state_of(self._prng))
+
+    def _put_prng_back(self) -> None:
+        set_state_of(self._prng, *self._core.prng_state())
+
+    def main(self) -> None:
+        """Sets up and runs the simulation, then prints PAMS's timing lines."""
+        setup_start_time_ns = time.time_ns()
+        self._setup()
+        start_time_ns = time.time_ns()
+        self._run()
+        end_time_ns = time.time_ns()
+        print("# INITIALIZATION TIME " + str((start_time_ns - setup_start_time_ns) / 1e9))
+        print("# EXECUTION TIME " + str((end_time_ns - start_time_ns) / 1e9))
+
+    def class_register(self, cls: Type) -> None:
+        """Registers a class that configs may name (PAMS's class_register)."""
+        raise NotImplementedError(
+            f"pams_cpp cannot run the Python class {cls.__name__} yet: configs of "
+            "PAMS's built-in classes run; Python classes come with the next version"
+        )
+
+    def _setup(self) -> None:
+        self._take_prng()
+        try:
+            self._core.setup()
+        finally:
+            self._put_prng_back()
+            self.simulator._refresh()
+
+    def _run(self) -> None:
+        self._take_prng()
+        try:
+            self._core.run()
+        finally:
+            self._put_prng_back()
+            if self.logger is not None:
+                self.logger._after_run()
+
+
+__all__ = ["Runner"]

@@ -1,0 +1,5 @@
+"""Session: a phase of a simulation with its own rules (steps, orders,
+execution)."""
+from ._core import Session
+
+__all__ = ["Session"]

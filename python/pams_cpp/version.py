@@ -1,0 +1,2 @@
+"""The version of pams_cpp (pams-cpp's)."""
+__version__ = "0.1.0"

@@ -1,0 +1,34 @@
+// The pieces of pams_cpp._core, one per concept, each adding its classes
+// and functions to the module (module.cc calls them in order). Everything
+// here is the binding layer: PAMS's Python names and call shapes live in
+// the Python package (python/pams_cpp/), which wraps these.
+
+#ifndef PAMS_PYTHON_SRC_BINDINGS_H_
+#define PAMS_PYTHON_SRC_BINDINGS_H_
+
+#include <nanobind/nanobind.h>
+
+#include "pams/config/json.h"
+
+namespace pams::python {
+
+namespace nb = nanobind;
+
+void BindErrors(nb::module_& m);
+void BindConfig(nb::module_& m);
+void BindGenerator(nb::module_& m);
+void BindMarket(nb::module_& m);
+void BindSimulation(nb::module_& m);
+void BindLoggers(nb::module_& m);
+void BindRunner(nb::module_& m);
+
+// A config given as Python values (dict, list, str, int, float, bool,
+// None), as a JSON value with the keys in the dict's order. Throws
+// ConfigError naming the key path of a value JSON cannot hold (a float
+// NaN, an int beyond 64 bits, a non-str key, another type) and for nesting
+// deeper than kMaxJsonDepth.
+Json ToJson(nb::handle value, const std::string& path);
+
+}  // namespace pams::python
+
+#endif  // PAMS_PYTHON_SRC_BINDINGS_H_

@@ -1,0 +1,49 @@
+// pams_cpp._core: the C++ engine as a Python extension module.
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include "bindings.h"
+#include "pams/errors.h"
+
+namespace pams::python {
+
+void BindErrors(nb::module_& m) {
+  // ConfigError is a ValueError (what PAMS raises for bad configs) with the
+  // key path and the bare message as attributes; SimulationError a
+  // RuntimeError.
+  // The types live as long as the interpreter: kept as new references that
+  // are never released (a static nb::object would be released after the
+  // interpreter is gone).
+  static PyObject* config_error =
+      nb::exception<ConfigError>(m, "ConfigError", PyExc_ValueError).ptr();
+  static PyObject* simulation_error =
+      nb::exception<SimulationError>(m, "SimulationError", PyExc_RuntimeError).ptr();
+  Py_INCREF(config_error);
+  Py_INCREF(simulation_error);
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const ConfigError& e) {
+      nb::object error = nb::handle(config_error)(e.what());
+      error.attr("path") = e.path();
+      error.attr("message") = e.message();
+      PyErr_SetObject(config_error, error.ptr());
+    } catch (const SimulationError& e) {
+      PyErr_SetString(simulation_error, e.what());
+    }
+  });
+}
+
+}  // namespace pams::python
+
+NB_MODULE(_core, m) {
+  m.doc() = "The pams-cpp engine (use the pams_cpp package, which wraps it).";
+  pams::python::BindErrors(m);
+  pams::python::BindConfig(m);
+  pams::python::BindGenerator(m);
+  pams::python::BindMarket(m);
+  pams::python::BindSimulation(m);
+  pams::python::BindLoggers(m);
+  pams::python::BindRunner(m);
+}

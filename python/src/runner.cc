@@ -1,0 +1,209 @@
+// _core.Runner: one simulation, as pams_cpp's runner classes drive it. It
+// owns the class registry, the engine runner and its loggers, and keeps the
+// Python objects whose C++ parts the engine uses (loggers) alive as long as
+// it.
+//
+// A run releases the GIL and takes it back only for what needs Python:
+// warnings (Python's warnings module), the step printer's writes, and,
+// every 50 ms, Python's signal handlers, so that Ctrl-C (KeyboardInterrupt)
+// stops a run within a step and leaves the interpreter usable.
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "bindings.h"
+#include "pams/errors.h"
+#include "pams/logs/logger.h"
+#include "pams/market/market.h"
+#include "pams/random/random.h"
+#include "pams/runners/class_registry.h"
+#include "pams/runners/runner.h"
+#include "pams/simulator/simulator.h"
+#include "pams/tensorflow/tensorflow_runner.h"
+
+namespace pams::python {
+
+namespace {
+
+// A Python error raised in a callback of the engine (a KeyboardInterrupt, a
+// warning turned into an error), kept to be raised again once the engine
+// has stopped: an exception thrown through the engine would reach Python as
+// a SimulationError instead.
+class PendingError {
+ public:
+  // REQUIRES: the GIL is held and a Python error is set.
+  void Take() {
+    if (!error_) error_ = std::make_unique<nb::python_error>();
+  }
+  bool has_error() const { return error_ != nullptr; }
+  // Raises the kept error. REQUIRES: has_error(), the GIL is held.
+  [[noreturn]] void Raise() {
+    std::unique_ptr<nb::python_error> error = std::move(error_);
+    throw nb::python_error(*error);
+  }
+
+ private:
+  std::unique_ptr<nb::python_error> error_;
+};
+
+// Runs Python's signal handlers every 50 ms of a run (at step ends).
+class SignalCheck : public Logger {
+ public:
+  SignalCheck(std::atomic<bool>* stop, PendingError* pending)
+      : stop_(stop), pending_(pending) {}
+
+  void process_market_step_end_log(const MarketStepEndLog& log) override {
+    if (log.market.market_id() != 0 || ++steps_ % 64 != 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(50)) return;
+    last_ = now;
+    nb::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) {
+      pending_->Take();
+      stop_->store(true);
+    }
+  }
+
+ private:
+  std::atomic<bool>* stop_;
+  PendingError* pending_;
+  uint64_t steps_ = 0;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+Random::State ToState(const std::vector<uint32_t>& mt, uint32_t index,
+                      std::optional<double> gauss_next) {
+  if (mt.size() != Random::kStateWords || index > Random::kStateWords) {
+    throw nb::value_error("a random.Random state has 624 words and an index <= 624");
+  }
+  Random::State state;
+  std::copy(mt.begin(), mt.end(), state.mt.begin());
+  state.index = index;
+  state.has_gauss_next = gauss_next.has_value();
+  state.gauss_next = gauss_next.value_or(0.0);
+  return state;
+}
+
+class PyRunner {
+ public:
+  PyRunner(const std::string& class_name, nb::handle settings,
+           const std::vector<uint32_t>& prng_mt, uint32_t prng_index,
+           std::optional<double> prng_gauss, nb::list loggers,
+           const std::string& config_directory)
+      : registry_(MakeRegistry()), signal_check_(&stop_, &pending_) {
+    for (nb::handle logger : loggers) {
+      kept_.push_back(nb::borrow(logger));
+      loggers_.add(nb::cast<Logger*>(logger));
+    }
+    loggers_.add(&signal_check_);
+    Random prng;
+    prng.setstate(ToState(prng_mt, prng_index, prng_gauss));
+    runner_ = registry_.create_runner(class_name, ToJson(settings, ""),
+                                      std::move(prng), &loggers_, "runner");
+    runner_->set_stop_flag(&stop_);
+    Simulator& sim = runner_->simulator();
+    sim.set_config_directory(config_directory);
+    sim.set_warning_handler([this](std::string_view message) { Warn(message); });
+  }
+
+  void Setup() {
+    runner_->setup();
+    RaisePending();
+  }
+
+  void Run() {
+    try {
+      nb::gil_scoped_release release;
+      runner_->run();
+    } catch (const SimulationError&) {
+      if (pending_.has_error()) pending_.Raise();
+      throw;
+    }
+    RaisePending();
+  }
+
+  // The runner's generator now, as (words, index, gauss_next), for the
+  // Python runner to put back into the random.Random it was given.
+  std::tuple<std::vector<uint32_t>, uint32_t, std::optional<double>> PrngState() const {
+    const Random::State s = runner_->prng_state();
+    return {std::vector<uint32_t>(s.mt.begin(), s.mt.end()), s.index,
+            s.has_gauss_next ? std::optional<double>(s.gauss_next) : std::nullopt};
+  }
+
+  void SetPrngState(const std::vector<uint32_t>& mt, uint32_t index,
+                    std::optional<double> gauss_next) {
+    runner_->set_prng_state(ToState(mt, index, gauss_next));
+  }
+
+  Simulator& simulator() { return runner_->simulator(); }
+  double initialization_seconds() const { return runner_->initialization_seconds(); }
+  double execution_seconds() const { return runner_->execution_seconds(); }
+
+ private:
+  static ClassRegistry MakeRegistry() {
+    ClassRegistry registry = ClassRegistry::WithBuiltins();
+    tensorflow::RegisterClasses(&registry);
+    return registry;
+  }
+
+  // Python's warnings.warn; a warning that the filters turn into an error
+  // stops the run and is raised from it.
+  void Warn(std::string_view message) {
+    nb::gil_scoped_acquire gil;
+    try {
+      nb::module_::import_("warnings")
+          .attr("warn")(nb::str(message.data(), message.size()), nb::handle(PyExc_UserWarning),
+                        2);
+    } catch (nb::python_error& e) {
+      e.restore();
+      pending_.Take();
+      stop_.store(true);
+    }
+  }
+
+  void RaisePending() {
+    if (pending_.has_error()) pending_.Raise();
+  }
+
+  ClassRegistry registry_;
+  std::atomic<bool> stop_{false};
+  PendingError pending_;
+  SignalCheck signal_check_;
+  Loggers loggers_;
+  std::vector<nb::object> kept_;
+  std::unique_ptr<Runner> runner_;
+};
+
+}  // namespace
+
+void BindRunner(nb::module_& m) {
+  nb::class_<PyRunner>(m, "Runner")
+      .def(nb::init<const std::string&, nb::handle, const std::vector<uint32_t>&, uint32_t,
+                    std::optional<double>, nb::list, const std::string&>(),
+           nb::arg("class_name"), nb::arg("settings"), nb::arg("prng_mt"),
+           nb::arg("prng_index"), nb::arg("prng_gauss").none(), nb::arg("loggers"),
+           nb::arg("config_directory"))
+      .def("setup", &PyRunner::Setup)
+      .def("run", &PyRunner::Run)
+      .def("prng_state", &PyRunner::PrngState)
+      .def("set_prng_state", &PyRunner::SetPrngState, nb::arg("mt"), nb::arg("index"),
+           nb::arg("gauss_next").none())
+      .def_prop_ro("simulator", &PyRunner::simulator, nb::rv_policy::reference_internal)
+      .def_prop_ro("initialization_seconds", &PyRunner::initialization_seconds)
+      .def_prop_ro("execution_seconds", &PyRunner::execution_seconds);
+}
+
+}  // namespace pams::python

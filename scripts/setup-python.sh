@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Creates .venv-py and installs pams_cpp into it from this checkout
+# (`pip install .`: scikit-build-core builds the engine and its extension
+# with CMake). The venv is Debian's python3 seeing Debian's numpy and scipy
+# (--system-site-packages), with the reference PAMS (pams==0.3.0) beside
+# pams_cpp, so that the Python tests compare the two in one interpreter on
+# the reference BLAS, as the differential tests do. Each call reinstalls
+# pams_cpp; the build directory (build-python/) is kept, so only what
+# changed compiles again.
+set -euo pipefail
+PAMS_VERSION=0.3.0
+root="$(cd "$(dirname "$0")/.." && pwd)"
+venv="$root/.venv-py"
+pip=("$venv/bin/pip" --quiet --disable-pip-version-check)
+if [ ! -x "$venv/bin/python" ]; then
+  /usr/bin/python3 -m venv --system-site-packages "$venv"
+fi
+if ! "$venv/bin/python" -c "import pams, sys; sys.exit(pams.__version__ != '$PAMS_VERSION')" 2>/dev/null; then
+  "${pip[@]}" install --no-deps "pams==$PAMS_VERSION"
+fi
+# The build tools live in the venv (no build isolation), so that the CMake
+# build directory, which records where nanobind is, stays valid between
+# installs.
+"${pip[@]}" install "scikit-build-core>=0.10" "nanobind>=2.0" pytest
+"${pip[@]}" install --no-build-isolation "$root"
+"$venv/bin/python" -c "import pams_cpp; print('pams_cpp', pams_cpp.__version__, 'in .venv-py')"

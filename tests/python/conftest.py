@@ -1,0 +1,24 @@
+"""pytest setup for pams_cpp's tests (run in .venv-py, which also holds the
+reference PAMS): PAMS's numerics must be the reference ones (Debian's numpy
+on the reference BLAS/LAPACK, numpy's AVX-512 exp off) for its results to
+be the ones pams-cpp reproduces; tests/CMakeLists.txt sets the environment,
+and this checks it before anything imports numpy."""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# After site-packages: python/ also holds the pams_cpp sources, which must
+# not shadow the installed package.
+sys.path.append(os.path.join(ROOT, "python"))  # pams_reference (check_env)
+sys.path.insert(0, os.path.join(ROOT, "tests"))   # pams_samples
+
+REFERENCE_ENV = {
+    "NPY_DISABLE_CPU_FEATURES": "AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL",
+    "LD_LIBRARY_PATH": "/usr/lib/x86_64-linux-gnu/blas:/usr/lib/x86_64-linux-gnu/lapack",
+}
+
+
+def pytest_configure(config):
+    from pams_reference import check_env
+
+    check_env()

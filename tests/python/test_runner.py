@@ -1,0 +1,137 @@
+"""PAMS 0.3.0 and pams_cpp in the same interpreter, on the same configs and
+seeds: PAMS's samples of built-in classes and the differential configs of
+tests/differential/, three seeds each. MarketStepSaver's market_step_logs
+must be identical (values bit for bit, types too), as must every agent's
+cash and asset volumes at the end and the runner's random.Random
+afterwards."""
+import io
+import json
+import os
+import random
+
+import pytest
+
+import pams
+import pams.logs.market_step_loggers
+import pams_cpp
+from pams_cpp.logs.market_step_loggers import MarketStepSaver
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CONFIGS = [
+    "samples/CI2002/config.json",
+    "samples/fat_finger/config.json",
+    "samples/price_limit/config.json",
+    "samples/shock_transfer/config.json",
+    "samples/test/config.json",
+    "samples/trading_halt/config.json",
+] + [os.path.join("tests/differential/configs", f)
+     for f in sorted(os.listdir(os.path.join(ROOT, "tests/differential/configs")))]
+
+
+def typed_value(v):
+    """A value's type and repr, so that 1 != 1.0 (PAMS's numpy floats count
+    as floats)."""
+    if isinstance(v, float):
+        return ("float", repr(float(v)))
+    return (type(v).__name__, repr(v))
+
+
+def typed(logs):
+    return [{k: typed_value(v) for k, v in log.items()} for log in logs]
+
+
+def outcome(fn, *args):
+    """repr of what fn(*args) returns, or the type of what it raises."""
+    try:
+        return repr(fn(*args))
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__
+
+
+def agents_of(runner):
+    return [(a.name, repr(float(a.cash_amount)), sorted(a.asset_volumes.items()))
+            for a in runner.simulator.agents]
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_same_results_as_pams(config, seed, capsys):
+    path = os.path.join(ROOT, config)
+    ref_prng, our_prng = random.Random(seed), random.Random(seed)
+    ref_saver = pams.logs.market_step_loggers.MarketStepSaver()
+    ref = pams.runners.SequentialRunner(settings=path, prng=ref_prng, logger=ref_saver)
+    ref.main()
+    our_saver = MarketStepSaver()
+    ours = pams_cpp.runners.SequentialRunner(settings=path, prng=our_prng, logger=our_saver)
+    ours.main()
+    assert len(our_saver.market_step_logs) == len(ref_saver.market_step_logs) > 0
+    assert typed(our_saver.market_step_logs) == typed(ref_saver.market_step_logs)
+    assert agents_of(ours) == agents_of(ref)
+    assert our_prng.getstate() == ref_prng.getstate()
+
+
+def test_settings_as_dict_path_and_file():
+    path = os.path.join(ROOT, "samples/CI2002/config.json")
+    with open(path) as f:
+        text = f.read()
+    results = []
+    for settings in (json.loads(text), path, io.StringIO(text)):
+        saver = MarketStepSaver()
+        runner = pams_cpp.SequentialRunner(settings=settings, prng=random.Random(4),
+                                           logger=saver)
+        runner.main()
+        results.append(saver.market_step_logs)
+        assert isinstance(runner.settings, dict)
+    assert results[0] == results[1] == results[2]
+
+
+def test_printer_writes_through_sys_stdout(capsys):
+    path = os.path.join(ROOT, "samples/CI2002/config.json")
+    ours = pams_cpp.SequentialRunner(settings=path, prng=random.Random(9),
+                                     logger=pams_cpp.logs.MarketStepPrintLogger())
+    ours.main()
+    our_out = capsys.readouterr().out
+    ref = pams.runners.SequentialRunner(
+        settings=path, prng=random.Random(9),
+        logger=pams.logs.market_step_loggers.MarketStepPrintLogger())
+    ref.main()
+    ref_out = capsys.readouterr().out
+    strip = lambda s: [l for l in s.splitlines() if not l.startswith("# ")]
+    assert strip(our_out) == strip(ref_out)
+    assert "# EXECUTION TIME" in our_out
+
+
+def test_simulator_and_market_getters_match_pams():
+    path = os.path.join(ROOT, "tests/differential/configs/index_arbitrage.json")
+    ref = pams.runners.SequentialRunner(settings=path, prng=random.Random(5))
+    ours = pams_cpp.SequentialRunner(settings=path, prng=random.Random(5))
+    ref.main()
+    ours.main()
+    assert [m.name for m in ours.simulator.markets] == [m.name for m in ref.simulator.markets]
+    for rm, om in zip(ref.simulator.markets, ours.simulator.markets):
+        t = rm.get_time()
+        assert om.get_time() == t
+        # Negative times index PAMS's lists, which grow in chunks of 100.
+        times = (None, 0, 1, t // 2, t - 1, t, t + 1, -1, -2, -t, -t - 60, -10**6)
+        for getter in ("get_market_prices", "get_mid_prices", "get_last_executed_prices",
+                       "get_fundamental_prices", "get_executed_volumes",
+                       "get_executed_total_prices", "get_n_buy_orders", "get_n_sell_orders"):
+            assert outcome(getattr(om, getter)) == outcome(getattr(rm, getter)), getter
+            for ts in ([0, t // 2, t], [t, 0], [-1], [-t - 30], [t + 1]):
+                assert outcome(getattr(om, getter), ts) == \
+                    outcome(getattr(rm, getter), ts), (getter, ts)
+        for getter in ("get_market_price", "get_mid_price", "get_fundamental_price",
+                       "get_last_executed_price", "get_executed_volume",
+                       "get_executed_total_price", "get_n_buy_order", "get_n_sell_order",
+                       "get_vwap"):
+            for time in times:
+                assert outcome(getattr(om, getter), time) == \
+                    outcome(getattr(rm, getter), time), (getter, time)
+        assert repr(om.get_buy_order_book()) == repr(rm.get_buy_order_book())
+        assert repr(om.get_sell_order_book()) == repr(rm.get_sell_order_book())
+        assert om.get_best_buy_price() == rm.get_best_buy_price()
+        assert om.is_running == rm.is_running
+        with pytest.raises(AssertionError):
+            om.get_market_price(t + 1)
+    assert [s.name for s in ours.simulator.sessions] == [s.name for s in ref.simulator.sessions]
+    assert sorted(ours.simulator.name2market) == sorted(ref.simulator.name2market)
