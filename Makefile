@@ -48,7 +48,7 @@ test: reference tensorflow python
 demo: build
 	@scripts/demo.sh $(BUILD_DIR)
 
-bench: reference tensorflow
+bench: reference tensorflow python
 	@$(MAKE) --no-print-directory build
 	@scripts/bench.sh $(BUILD_DIR)
 

@@ -11,10 +11,17 @@ imports neither TensorFlow nor PyTorch nor JAX.
 from . import _core
 from ._core import ConfigError
 from ._core import SimulationError
+from . import agents
 from . import logs
 from . import runners
+from . import utils
 from .index_market import IndexMarket
 from .market import Market
+from .order import LIMIT_ORDER
+from .order import MARKET_ORDER
+from .order import Cancel
+from .order import Order
+from .order import OrderKind
 from .runners import Runner
 from .runners import SequentialRunner
 from .session import Session
@@ -22,7 +29,14 @@ from .simulator import Simulator
 from .version import __version__
 
 __all__ = [
+    "Cancel",
     "ConfigError",
+    "LIMIT_ORDER",
+    "MARKET_ORDER",
+    "Order",
+    "OrderKind",
+    "agents",
+    "utils",
     "IndexMarket",
     "Market",
     "Runner",

@@ -9,6 +9,9 @@ from typing import List
 from typing import Optional
 
 from . import _core
+from . import agents
+from ._random import EngineRandom
+from .agents.base import _EngineAgent
 
 
 class Simulator:
@@ -19,23 +22,63 @@ class Simulator:
         self._refresh()
 
     def _refresh(self) -> None:
-        """Reads the markets, agents and sessions again (after setup)."""
+        """Reads the markets and sessions again (after setup); the agents are
+        read when first asked for."""
         core = self._core
         self.markets: List[_core.Market] = core.markets
-        self.agents: List[_core.Agent] = core.agents
         self.sessions: List[_core.Session] = core.sessions
         self.id2market: Dict[int, _core.Market] = {m.market_id: m for m in self.markets}
         self.name2market: Dict[str, _core.Market] = {m.name: m for m in self.markets}
-        self.id2agent: Dict[int, _core.Agent] = {a.agent_id: a for a in self.agents}
-        self.name2agent: Dict[str, _core.Agent] = {a.name: a for a in self.agents}
         self.id2session: Dict[int, _core.Session] = {s.session_id: s for s in self.sessions}
         self.name2session: Dict[str, _core.Session] = {s.name: s for s in self.sessions}
-        self.normal_frequency_agents: List[_core.Agent] = [
-            a for a in self.agents if not a.is_high_frequency
-        ]
-        self.high_frequency_agents: List[_core.Agent] = [
-            a for a in self.agents if a.is_high_frequency
-        ]
+        self._agents: Optional[List] = None
+
+    # The agents, by id and by name, and split by frequency. Made on first
+    # use: a Python object per engine agent costs a run that never looks.
+    @property
+    def agents(self) -> List:
+        """The agents, by id (Python agents are the objects the run made)."""
+        if self._agents is None:
+            self._agents = [self._agent_object(a) for a in self._core.agents]
+        return self._agents
+
+    @property
+    def id2agent(self) -> Dict[int, object]:
+        """The agents by id."""
+        return {a.agent_id: a for a in self.agents}
+
+    @property
+    def name2agent(self) -> Dict[str, object]:
+        """The agents by name."""
+        return {a.name: a for a in self.agents}
+
+    @property
+    def normal_frequency_agents(self) -> List:
+        """The agents that are not high-frequency agents."""
+        return [a for a in self.agents if not a._engine.is_high_frequency]
+
+    @property
+    def high_frequency_agents(self) -> List:
+        """The high-frequency agents."""
+        return [a for a in self.agents if a._engine.is_high_frequency]
+
+    def _agent_object(self, engine_agent):
+        """The Python agent of an engine agent: the object of a Python class,
+        or a pams_cpp.agents object of its built-in class."""
+        obj = engine_agent.python_object
+        if obj is not None:
+            return obj
+        cls = getattr(agents, engine_agent.class_name, None)
+        if not isinstance(cls, type) or "_engine_base" not in vars(cls):
+            cls = _EngineAgent
+        obj = cls.__new__(cls)
+        obj._engine = engine_agent
+        obj.agent_id = engine_agent.agent_id
+        obj.name = engine_agent.name
+        obj.prng = EngineRandom(_generator=engine_agent.prng)
+        obj.simulator = self
+        obj.logger = None
+        return obj
 
     @property
     def current_session(self) -> Optional[_core.Session]:

@@ -19,6 +19,7 @@ void BindConfig(nb::module_& m);
 void BindGenerator(nb::module_& m);
 void BindMarket(nb::module_& m);
 void BindSimulation(nb::module_& m);
+void BindAgents(nb::module_& m);
 void BindLoggers(nb::module_& m);
 void BindRunner(nb::module_& m);
 
@@ -28,6 +29,22 @@ void BindRunner(nb::module_& m);
 // NaN, an int beyond 64 bits, a non-str key, another type) and for nesting
 // deeper than kMaxJsonDepth.
 Json ToJson(nb::handle value, const std::string& path);
+
+// A Python reference to *object, which lives as long as `owner` (the
+// Python object it belongs to: its simulator, its runner). The reference
+// keeps owner alive through its attribute _owner, which the garbage
+// collector sees: nanobind's keep_alive is invisible to it, and would make
+// a runner whose Python agents refer back to it uncollectable.
+// REQUIRES: T's class is bound with nb::dynamic_attr().
+template <typename T>
+nb::object OwnedBy(T* object, nb::handle owner) {
+  nb::object o = nb::cast(object, nb::rv_policy::reference);
+  if (owner.is_valid()) nb::setattr(o, "_owner", owner);
+  return o;
+}
+
+// A JSON value as Python values (dicts keep the keys' order).
+nb::object ToPython(const Json& json);
 
 }  // namespace pams::python
 

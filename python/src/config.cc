@@ -77,6 +77,8 @@ Json Convert(nb::handle v, const std::string& path, int depth) {
                               std::string(nb::str(v.type().attr("__name__")).c_str()));
 }
 
+}  // namespace
+
 nb::object ToPython(const Json& j) {
   switch (j.type()) {
     case Json::value_t::null:
@@ -109,7 +111,6 @@ nb::object ToPython(const Json& j) {
   }
 }
 
-}  // namespace
 
 Json ToJson(nb::handle value, const std::string& path) {
   return Convert(value, path, 0);

@@ -62,7 +62,7 @@ void SetState(Random& r, const std::vector<uint32_t>& mt, uint32_t index,
 }  // namespace
 
 void BindGenerator(nb::module_& m) {
-  nb::class_<Random>(m, "Generator")
+  nb::class_<Random>(m, "Generator", nb::dynamic_attr())
       .def(nb::init<>())
       .def("random", &Random::random)
       .def("getrandbits", &GetRandBits, nb::arg("k"))

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "bindings.h"
+#include "python_run.h"
 #include "pams/market/index_market.h"
 #include "pams/market/market.h"
 #include "pams/market/order_book.h"
@@ -79,7 +80,7 @@ nb::object MarketPrice(const Market& m, int64_t t) {
   return nb::float_(v);
 }
 
-nb::object OptionalPrice(const Market& m, double v, bool as_int) {
+nb::object OptionalPrice(const Market&, double v, bool as_int) {
   if (v != v) return nb::none();  // NaN stands for None
   if (as_int) return nb::int_(static_cast<int64_t>(v));
   return nb::float_(v);
@@ -173,11 +174,13 @@ nb::object TickSize(const Market& m) {
 
 }  // namespace
 
+nb::object PriceObject(const Market& market, double price) { return Price(market, price); }
+
 void BindMarket(nb::module_& m) {
   using T = std::optional<int64_t>;
   const auto time_arg = nb::arg("time") = nb::none();
   const auto times_arg = nb::arg("times") = nb::none();
-  nb::class_<Market>(m, "Market")
+  nb::class_<Market>(m, "Market", nb::dynamic_attr())
       .def_prop_ro("market_id", &Market::market_id)
       .def_prop_ro("name", [](const Market& mk) { return mk.name(); })
       .def_prop_ro("class_name", [](const Market& mk) { return mk.class_name(); })

@@ -43,6 +43,7 @@ NB_MODULE(_core, m) {
   pams::python::BindConfig(m);
   pams::python::BindGenerator(m);
   pams::python::BindMarket(m);
+  pams::python::BindAgents(m);
   pams::python::BindSimulation(m);
   pams::python::BindLoggers(m);
   pams::python::BindRunner(m);

@@ -24,6 +24,7 @@
 #include <tuple>
 #include <vector>
 
+#include "agents.h"
 #include "bindings.h"
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
@@ -33,31 +34,11 @@
 #include "pams/runners/runner.h"
 #include "pams/simulator/simulator.h"
 #include "pams/tensorflow/tensorflow_runner.h"
+#include "python_run.h"
 
 namespace pams::python {
 
 namespace {
-
-// A Python error raised in a callback of the engine (a KeyboardInterrupt, a
-// warning turned into an error), kept to be raised again once the engine
-// has stopped: an exception thrown through the engine would reach Python as
-// a SimulationError instead.
-class PendingError {
- public:
-  // REQUIRES: the GIL is held and a Python error is set.
-  void Take() {
-    if (!error_) error_ = std::make_unique<nb::python_error>();
-  }
-  bool has_error() const { return error_ != nullptr; }
-  // Raises the kept error. REQUIRES: has_error(), the GIL is held.
-  [[noreturn]] void Raise() {
-    std::unique_ptr<nb::python_error> error = std::move(error_);
-    throw nb::python_error(*error);
-  }
-
- private:
-  std::unique_ptr<nb::python_error> error_;
-};
 
 // Runs Python's signal handlers every 50 ms of a run (at step ends).
 class SignalCheck : public Logger {
@@ -103,24 +84,45 @@ class PyRunner {
            const std::vector<uint32_t>& prng_mt, uint32_t prng_index,
            std::optional<double> prng_gauss, nb::list loggers,
            const std::string& config_directory)
-      : registry_(MakeRegistry()), signal_check_(&stop_, &pending_) {
+      : registry_(MakeRegistry()),
+        run_(std::make_unique<PythonRun>()),
+        signal_check_(std::make_unique<SignalCheck>(&stop_, &run_->pending)) {
+    // The mirror comes first: PAMS changes an Order object before any
+    // logger or agent sees its log.
+    loggers_.add(&run_->mirror);
     for (nb::handle logger : loggers) {
       kept_.push_back(nb::borrow(logger));
       loggers_.add(nb::cast<Logger*>(logger));
     }
-    loggers_.add(&signal_check_);
+    loggers_.add(signal_check_.get());
     Random prng;
     prng.setstate(ToState(prng_mt, prng_index, prng_gauss));
     runner_ = registry_.create_runner(class_name, ToJson(settings, ""),
                                       std::move(prng), &loggers_, "runner");
     runner_->set_stop_flag(&stop_);
     Simulator& sim = runner_->simulator();
+    run_->set_simulator(&sim);
     sim.set_config_directory(config_directory);
     sim.set_warning_handler([this](std::string_view message) { Warn(message); });
   }
 
+  // Registers a Python agent class (pams_cpp.runners.base builds cls).
+  // REQUIRES: before Setup().
+  void RegisterAgentClass(std::shared_ptr<PythonAgentClass> cls) {
+    agent_classes_.push_back(cls);
+    RegisterPythonAgent(&registry_, run_.get(), std::move(cls));
+  }
+
+  void SetMarkets(nb::object markets) { run_->markets = std::move(markets); }
+
   void Setup() {
-    runner_->setup();
+    run_->owner = nb::find(this);
+    try {
+      runner_->setup();
+    } catch (const std::exception&) {
+      RaisePending();
+      throw;
+    }
     RaisePending();
   }
 
@@ -129,7 +131,7 @@ class PyRunner {
       nb::gil_scoped_release release;
       runner_->run();
     } catch (const SimulationError&) {
-      if (pending_.has_error()) pending_.Raise();
+      RaisePending();
       throw;
     }
     RaisePending();
@@ -169,39 +171,111 @@ class PyRunner {
                         2);
     } catch (nb::python_error& e) {
       e.restore();
-      pending_.Take();
+      run_->pending.Take();
       stop_.store(true);
     }
   }
 
   void RaisePending() {
-    if (pending_.has_error()) pending_.Raise();
+    if (run_->pending.has_error()) run_->pending.Raise();
   }
 
+ public:
+  // The Python objects this runner holds, for the garbage collector: the
+  // Python agents hold their runner (through their simulator), so an agent
+  // and its runner form a cycle that only the collector can break.
+  int Traverse(visitproc visit, void* arg) const {
+    auto v = [&](PyObject* o) { return o != nullptr ? visit(o, arg) : 0; };
+    int result = 0;
+    auto each = [&](PyObject* o) {
+      if (result == 0) result = v(o);
+    };
+    for (const nb::object& o : kept_) each(o.ptr());
+    for (const auto& cls : agent_classes_) each(cls->maker.ptr());
+    if (run_) run_->Traverse(each);
+    if (runner_) {
+      for (const auto& agent : runner_->simulator().agents()) {
+        if (auto* p = dynamic_cast<const PythonAgentBase*>(agent.get())) each(p->self().ptr());
+      }
+    }
+    return result;
+  }
+
+  // Drops them (the collector breaks the cycle here). The runner cannot run
+  // again afterwards.
+  void Clear() {
+    kept_.clear();
+    for (const auto& cls : agent_classes_) cls->maker = nb::object();
+    if (run_) run_->Clear();
+    if (runner_) {
+      for (const auto& agent : runner_->simulator().agents()) {
+        if (auto* p = dynamic_cast<PythonAgentBase*>(agent.get())) p->clear_self();
+      }
+    }
+  }
+
+ private:
   ClassRegistry registry_;
   std::atomic<bool> stop_{false};
-  PendingError pending_;
-  SignalCheck signal_check_;
+  // Declared before runner_, which uses them until it is destroyed.
+  std::unique_ptr<PythonRun> run_;
+  std::unique_ptr<SignalCheck> signal_check_;
   Loggers loggers_;
   std::vector<nb::object> kept_;
+  std::vector<std::shared_ptr<PythonAgentClass>> agent_classes_;
   std::unique_ptr<Runner> runner_;
 };
+
+int RunnerTraverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(Py_TYPE(self));
+  if (!nb::inst_ready(self)) return 0;
+  return nb::inst_ptr<PyRunner>(self)->Traverse(visit, arg);
+}
+
+int RunnerClear(PyObject* self) {
+  if (nb::inst_ready(self)) nb::inst_ptr<PyRunner>(self)->Clear();
+  return 0;
+}
+
+PyType_Slot runner_slots[] = {{Py_tp_traverse, reinterpret_cast<void*>(&RunnerTraverse)},
+                              {Py_tp_clear, reinterpret_cast<void*>(&RunnerClear)},
+                              {0, nullptr}};
 
 }  // namespace
 
 void BindRunner(nb::module_& m) {
-  nb::class_<PyRunner>(m, "Runner")
+  nb::class_<PythonAgentClass>(m, "AgentClass")
+      .def(nb::init<>())
+      .def_rw("name", &PythonAgentClass::name)
+      .def_rw("base", &PythonAgentClass::base)
+      .def_rw("maker", &PythonAgentClass::maker)
+      .def_rw("setup", &PythonAgentClass::setup)
+      .def_rw("submit_orders", &PythonAgentClass::submit_orders)
+      .def_rw("submitted_order", &PythonAgentClass::submitted_order)
+      .def_rw("executed_order", &PythonAgentClass::executed_order)
+      .def_rw("canceled_order", &PythonAgentClass::canceled_order);
+
+  nb::class_<PyRunner>(m, "Runner", nb::type_slots(runner_slots))
       .def(nb::init<const std::string&, nb::handle, const std::vector<uint32_t>&, uint32_t,
                     std::optional<double>, nb::list, const std::string&>(),
            nb::arg("class_name"), nb::arg("settings"), nb::arg("prng_mt"),
            nb::arg("prng_index"), nb::arg("prng_gauss").none(), nb::arg("loggers"),
            nb::arg("config_directory"))
+      .def("register_agent_class",
+           [](PyRunner& r, const PythonAgentClass& cls) {
+             r.RegisterAgentClass(std::make_shared<PythonAgentClass>(cls));
+           },
+           nb::arg("cls"))
+      .def("set_markets", &PyRunner::SetMarkets, nb::arg("markets"))
       .def("setup", &PyRunner::Setup)
       .def("run", &PyRunner::Run)
       .def("prng_state", &PyRunner::PrngState)
       .def("set_prng_state", &PyRunner::SetPrngState, nb::arg("mt"), nb::arg("index"),
            nb::arg("gauss_next").none())
-      .def_prop_ro("simulator", &PyRunner::simulator, nb::rv_policy::reference_internal)
+      .def_prop_ro("simulator",
+                   [](nb::handle self) {
+                     return OwnedBy(&nb::cast<PyRunner&>(self).simulator(), self);
+                   })
       .def_prop_ro("initialization_seconds", &PyRunner::initialization_seconds)
       .def_prop_ro("execution_seconds", &PyRunner::execution_seconds);
 }

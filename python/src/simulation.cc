@@ -16,7 +16,7 @@
 namespace pams::python {
 
 void BindSimulation(nb::module_& m) {
-  nb::class_<Session>(m, "Session")
+  nb::class_<Session>(m, "Session", nb::dynamic_attr())
       .def_prop_ro("session_id", &Session::session_id)
       .def_prop_ro("name", [](const Session& s) { return s.name(); })
       .def_prop_ro("session_start_time", &Session::session_start_time)
@@ -28,37 +28,17 @@ void BindSimulation(nb::module_& m) {
       .def_prop_ro("with_print", &Session::with_print)
       .def_prop_ro("high_frequency_submission_rate",
                    &Session::high_frequency_submission_rate)
-      .def_prop_ro("prng", [](Session& s) -> Random& { return s.prng(); },
-                   nb::rv_policy::reference_internal);
+      .def_prop_ro("prng", [](nb::handle self) {
+        return OwnedBy(&nb::cast<Session&>(self).prng(), self);
+      });
 
-  nb::class_<Agent>(m, "Agent")
-      .def_prop_ro("agent_id", &Agent::agent_id)
-      .def_prop_ro("name", [](const Agent& a) { return a.name(); })
-      .def_prop_ro("class_name", [](const Agent& a) { return a.class_name(); })
-      .def_prop_ro("cash_amount", &Agent::cash_amount)
-      .def("get_cash_amount", &Agent::get_cash_amount)
-      .def_prop_ro("asset_volumes",
-                   [](const Agent& a) {
-                     nb::dict out;
-                     for (int id : a.accessible_market_ids()) {
-                       out[nb::int_(id)] = nb::int_(a.get_asset_volume(id));
-                     }
-                     return out;
-                   })
-      .def("get_asset_volume", &Agent::get_asset_volume, nb::arg("market_id"))
-      .def("is_market_accessible", &Agent::is_market_accessible, nb::arg("market_id"))
-      .def_prop_ro("is_high_frequency", &Agent::is_high_frequency)
-      .def_prop_ro("prng", [](Agent& a) -> Random& { return a.prng(); },
-                   nb::rv_policy::reference_internal);
-
-  nb::class_<Simulator>(m, "Simulator")
+  nb::class_<Simulator>(m, "Simulator", nb::dynamic_attr())
       .def_prop_ro("markets",
                    [](nb::handle self) {
                      const Simulator& sim = nb::cast<const Simulator&>(self);
                      nb::list out;
                      for (const auto& market : sim.market_objects()) {
-                       out.append(nb::cast(market.get(), nb::rv_policy::reference_internal,
-                                           self));
+                       out.append(OwnedBy(market.get(), self));
                      }
                      return out;
                    })
@@ -67,8 +47,7 @@ void BindSimulation(nb::module_& m) {
                      const Simulator& sim = nb::cast<const Simulator&>(self);
                      nb::list out;
                      for (const auto& agent : sim.agents()) {
-                       out.append(nb::cast(agent.get(), nb::rv_policy::reference_internal,
-                                           self));
+                       out.append(OwnedBy(agent.get(), self));
                      }
                      return out;
                    })
@@ -77,16 +56,19 @@ void BindSimulation(nb::module_& m) {
                      const Simulator& sim = nb::cast<const Simulator&>(self);
                      nb::list out;
                      for (const auto& session : sim.sessions()) {
-                       out.append(nb::cast(session.get(), nb::rv_policy::reference_internal,
-                                           self));
+                       out.append(OwnedBy(session.get(), self));
                      }
                      return out;
                    })
-      .def_prop_ro("current_session", &Simulator::current_session,
-                   nb::rv_policy::reference_internal)
+      .def_prop_ro("current_session",
+                   [](nb::handle self) -> nb::object {
+                     const Session* s = nb::cast<const Simulator&>(self).current_session();
+                     return s != nullptr ? OwnedBy(s, self) : nb::none();
+                   })
       .def_prop_ro("time", &Simulator::time)
-      .def_prop_ro("prng", [](Simulator& s) -> Random& { return s.prng(); },
-                   nb::rv_policy::reference_internal)
+      .def_prop_ro("prng", [](nb::handle self) {
+        return OwnedBy(&nb::cast<Simulator&>(self).prng(), self);
+      })
       // The markets of a config group, by name; empty when there is none.
       .def("market_group",
            [](nb::handle self, const std::string& group) {
@@ -94,7 +76,7 @@ void BindSimulation(nb::module_& m) {
              nb::list out;
              if (const auto* members = sim.find_market_group(group)) {
                for (const Market* market : *members) {
-                 out.append(nb::cast(market, nb::rv_policy::reference_internal, self));
+                 out.append(OwnedBy(market, self));
                }
              }
              return out;

@@ -51,6 +51,7 @@ inline void WriteActions(const std::vector<Action>& actions, StateWriter& w) {
     const bool is_cancel = std::holds_alternative<Cancel>(a);
     w.write(is_cancel);
     WriteOrder(is_cancel ? std::get<Cancel>(a).order : std::get<Order>(a), w);
+    if (is_cancel) w.write(std::get<Cancel>(a).same_batch_order);
   }
 }
 
@@ -60,7 +61,9 @@ inline void ReadActions(StateReader& r, std::vector<Action>* actions) {
   for (uint64_t i = 0; i < n; ++i) {
     const bool is_cancel = r.read<bool>();
     if (is_cancel) {
-      actions->push_back(Cancel{ReadOrder(r)});
+      Cancel cancel{.order = ReadOrder(r)};
+      cancel.same_batch_order = r.read<int32_t>();
+      actions->push_back(cancel);
     } else {
       actions->push_back(ReadOrder(r));
     }

@@ -725,7 +725,8 @@ void Runner::ValidateActions(const Session& session, const Batch& batch) const {
     fail("orders are not accepted in session " + session.name());
   }
   const int n_markets = static_cast<int>(simulator_->markets().size());
-  for (const Action& action : batch.actions) {
+  for (size_t i = 0; i < batch.actions.size(); ++i) {
+    const Action& action = batch.actions[i];
     if (ActionAgentId(action) != agent.agent_id()) {
       fail("spoofing order is not allowed (agent_id " +
            std::to_string(ActionAgentId(action)) + " is not its own)");
@@ -736,7 +737,17 @@ void Runner::ValidateActions(const Session& session, const Batch& batch) const {
     if (o.market_id < 0 || o.market_id >= n_markets) {
       fail("no market has id " + std::to_string(o.market_id));
     }
-    if (std::holds_alternative<Cancel>(action)) continue;
+    if (const auto* cancel = std::get_if<Cancel>(&action)) {
+      const int32_t earlier = cancel->same_batch_order;
+      if (earlier != -1 &&
+          (earlier < 0 || static_cast<size_t>(earlier) >= i ||
+           !std::holds_alternative<Order>(batch.actions[earlier]) ||
+           std::get<Order>(batch.actions[earlier]).market_id != o.market_id)) {
+        fail("a cancel's same_batch_order must be the index of an earlier order of the "
+             "same market");
+      }
+      continue;
+    }
     if (o.volume <= 0) fail("volume must be positive, got " + std::to_string(o.volume));
     if (o.ttl && *o.ttl <= 0) {
       fail("ttl must be positive or unset, got " + std::to_string(*o.ttl));
@@ -752,7 +763,7 @@ void Runner::ValidateActions(const Session& session, const Batch& batch) const {
     if (o.kind == OrderKind::kMarket && o.price) {
       fail("a market order cannot have a price");
     }
-    if (o.is_placed()) fail("the order was already placed");
+    if (o.order_id >= 0 || o.placed_at >= 0) fail("the order was already placed");
     if (o.price && *o.price <= 0) {
       simulator_->warn("price should be positive");
     }
@@ -770,7 +781,8 @@ void Runner::HandleOrders(Session& session) {
       std::span<const uint32_t>(batch_order_.data(), n_batches_),
       &shuffled_batch_order_);
   for (uint32_t index : shuffled_batch_order_) {
-    for (Action& action : batches_[index].actions) ProcessOrder(session, action);
+    std::vector<Action>& actions = batches_[index].actions;
+    for (size_t i = 0; i < actions.size(); ++i) ProcessOrder(session, actions, i);
     if (session.high_frequency_submission_rate() < prng_.random()) continue;
     HandleHighFrequencyOrders(session);
   }
@@ -787,13 +799,16 @@ void Runner::HandleHighFrequencyOrders(Session& session) {
     if (hf_batch_.actions.empty()) continue;
     ValidateActions(session, hf_batch_);
     ++n_orders;
-    for (Action& action : hf_batch_.actions) ProcessOrder(session, action);
+    for (size_t i = 0; i < hf_batch_.actions.size(); ++i) {
+      ProcessOrder(session, hf_batch_.actions, i);
+    }
   }
   hf_sample_.finish();
 }
 
-void Runner::ProcessOrder(Session& session, Action& action) {
+void Runner::ProcessOrder(Session& session, std::vector<Action>& batch, size_t i) {
   Simulator& sim = *simulator_;
+  Action& action = batch[i];
   Market* market;
   if (auto* order = std::get_if<Order>(&action)) {
     market = &sim.market(order->market_id);
@@ -804,6 +819,16 @@ void Runner::ProcessOrder(Session& session, Action& action) {
   } else {
     Cancel& cancel = std::get<Cancel>(action);
     market = &sim.market(cancel.market_id());
+    if (cancel.same_batch_order >= 0) {
+      // Placed by now (ValidateActions checked the index). An order placed
+      // this step that has left the book was executed in full (it cannot
+      // have expired yet): PAMS's order then shows volume 0.
+      cancel.order = std::get<Order>(batch[cancel.same_batch_order]);
+      cancel.same_batch_order = -1;
+      const OrderBook& book =
+          cancel.order.is_buy ? market->buy_order_book() : market->sell_order_book();
+      if (!book.contains(cancel.order)) cancel.order.volume = 0;
+    }
     sim.trigger_before_cancel(cancel);
     const CancelLog log = market->cancel_order(cancel);
     sim.agent(cancel.agent_id()).canceled_order(log);

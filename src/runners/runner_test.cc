@@ -800,7 +800,18 @@ class ScriptedAgent : public Agent {
       orders->push_back(Cancel{other});
       return;
     }
+    if (mode == "bad_same_batch") {
+      // Refers to itself, not to an earlier order.
+      orders->push_back(Cancel{.order = o, .same_batch_order = 0});
+      return;
+    }
     orders->push_back(o);
+    if (mode == "same_batch_cancel") {
+      Order unplaced;
+      unplaced.agent_id = id;
+      unplaced.market_id = 0;
+      orders->push_back(Cancel{.order = unplaced, .same_batch_order = 0});
+    }
   }
 
  private:
@@ -895,6 +906,7 @@ TEST(RunnerAgentTest, InvalidActionsAreRefused) {
       {"market_with_price", "market order"},
       {"bad_market", "market"},
       {"placed", "already placed"},
+      {"bad_same_batch", "same_batch_order"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.mode);
@@ -905,6 +917,46 @@ TEST(RunnerAgentTest, InvalidActionsAreRefused) {
       EXPECT_TRUE(Contains(msg, "at step ")) << msg;
       EXPECT_TRUE(Contains(msg, c.part)) << msg;
     }
+  }
+}
+
+// Records the order and cancel logs.
+class ActionLogger : public Logger {
+ public:
+  void process_order_log(const OrderLog& log) override { orders.push_back(log); }
+  void process_cancel_log(const CancelLog& log) override { cancels.push_back(log); }
+  std::vector<OrderLog> orders;
+  std::vector<CancelLog> cancels;
+};
+
+TEST(RunnerAgentTest, ACancelOfAnOrderOfTheSameBatchCancelsThatOrder) {
+  const ClassRegistry registry = ScriptedRegistry();
+  ActionLogger logger;
+  SequentialRunner runner(WithScripted("ScriptedAgent", "same_batch_cancel"), Random(3),
+                          &logger, registry);
+  runner.setup();
+  runner.run();
+  const int bad = runner.simulator().agents().back()->agent_id();
+  int n_cancels = 0;
+  for (const CancelLog& c : logger.cancels) {
+    ASSERT_EQ(c.agent_id, bad);
+    // Its order: the agent's order placed just before, in the same step.
+    const OrderLog* placed = nullptr;
+    for (const OrderLog& o : logger.orders) {
+      if (o.agent_id == bad && o.order_id == c.order_id) placed = &o;
+    }
+    ASSERT_NE(placed, nullptr);
+    EXPECT_EQ(c.order_time, placed->time);
+    EXPECT_EQ(c.cancel_time, placed->time);
+    EXPECT_EQ(c.price, placed->price);
+    // Resting (volume 1) or executed at once (PAMS shows volume 0 then).
+    EXPECT_TRUE(c.volume == 1 || c.volume == 0) << c.volume;
+    ++n_cancels;
+  }
+  EXPECT_GT(n_cancels, 0);
+  // None of its orders is left in the book.
+  for (const auto& [price, volume] : runner.simulator().markets()[0]->get_buy_order_book()) {
+    EXPECT_NE(price, std::optional<double>(300.0));
   }
 }
 

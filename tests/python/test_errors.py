@@ -2,10 +2,13 @@
 ValueError (pams_cpp.ConfigError) whose message is the CLI's; values that
 JSON cannot hold are named by key path; Ctrl-C stops a run with
 KeyboardInterrupt and leaves the interpreter usable; the engine's warnings
-are Python warnings."""
+are Python warnings; an error in a Python agent carries the user's
+traceback and names the agent and the step."""
 import glob
+import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -61,13 +64,22 @@ def test_warnings_are_python_warnings():
             pams_cpp.SequentialRunner(settings=CI2002, prng=random.Random(1)).main()
 
 
-def test_ctrl_c_stops_a_run_and_the_interpreter_goes_on():
+@pytest.mark.parametrize("agent_class", ["FCNAgent", "PythonFCNAgent"])
+def test_ctrl_c_stops_a_run_and_the_interpreter_goes_on(agent_class):
+    # PythonFCNAgent: the interrupt also arrives while Python code runs.
     script = textwrap.dedent(f"""
         import json, random, sys, time
         import pams_cpp
+
+        class PythonFCNAgent(pams_cpp.agents.FCNAgent):
+            def submit_orders(self, markets):
+                return super().submit_orders(markets)
+
         config = json.load(open({CI2002!r}))
         config["simulation"]["sessions"][1]["iterationSteps"] = 10**9
+        config["FCNAgents"]["class"] = {agent_class!r}
         runner = pams_cpp.SequentialRunner(settings=config, prng=random.Random(1))
+        runner.class_register(PythonFCNAgent)
         print("running", flush=True)
         start = time.monotonic()
         try:
@@ -97,3 +109,88 @@ def test_importing_loads_no_machine_learning_library():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+class FailingAgent(pams_cpp.agents.FCNAgent):
+    def submit_orders(self, markets):
+        if markets[0].get_time() >= 120:
+            raise RuntimeError("the user's own error")
+        return super().submit_orders(markets)
+
+
+def test_an_error_in_a_python_agent_has_the_users_traceback_and_names_agent_and_step():
+    import traceback
+
+    config = json.loads(open(CI2002).read())
+    config["FCNAgents"]["class"] = "FailingAgent"
+    runner = pams_cpp.SequentialRunner(settings=config, prng=random.Random(1))
+    runner.class_register(FailingAgent)
+    with pytest.raises(RuntimeError, match="the user's own error") as info:
+        runner.main()
+    frames = traceback.extract_tb(info.value.__traceback__)
+    assert frames[-1].name == "submit_orders" and frames[-1].filename == __file__
+    assert "raise RuntimeError" in frames[-1].line
+    (note,) = info.value.__notes__
+    assert re.fullmatch(r"in submit_orders of agent FCNAgents-\d+ \(FailingAgent\) at step 120",
+                        note), note
+
+
+@pytest.mark.parametrize("returned, message", [
+    ("[1]", "submit_orders must return Order and Cancel objects, got int"),
+    ("[Order(agent_id=self.agent_id, market_id=0, is_buy=True, kind=LIMIT_ORDER, volume=1,"
+     " price=300.0, placed_at=3)]", "the order was already placed"),
+    ("[Cancel(order=Order(agent_id=self.agent_id, market_id=0, is_buy=True,"
+     " kind=LIMIT_ORDER, volume=1, price=300.0))]", "the order to cancel was not submitted"),
+    ("[Order(agent_id=self.agent_id + 1, market_id=0, is_buy=True, kind=MARKET_ORDER,"
+     " volume=1)]", "spoofing order is not allowed"),
+    ("[Order(agent_id=self.agent_id, market_id=0, is_buy=True, kind=MARKET_ORDER,"
+     " volume=1.0)]", "an order's volume must be an int, got 1.0"),
+])
+def test_bad_orders_of_a_python_agent_are_named(returned, message):
+    namespace = {"Order": pams_cpp.Order, "Cancel": pams_cpp.Cancel,
+                 "LIMIT_ORDER": pams_cpp.LIMIT_ORDER, "MARKET_ORDER": pams_cpp.MARKET_ORDER}
+    exec(textwrap.dedent(f"""
+        class BadOrders(pams_cpp.agents.Agent):
+            def submit_orders(self, markets):
+                return {returned}
+    """), {"pams_cpp": pams_cpp, **namespace}, namespace)
+    config = json.loads(open(CI2002).read())
+    config["FCNAgents"]["class"] = "BadOrders"
+    runner = pams_cpp.SequentialRunner(settings=config, prng=random.Random(1))
+    runner.class_register(namespace["BadOrders"])
+    with pytest.raises(pams_cpp.SimulationError, match=re.escape(message)) as info:
+        runner.main()
+    assert re.search(r"agent FCNAgents-\d+ \(BadOrders\)", str(info.value))
+
+
+def test_python_classes_that_cannot_run_say_why():
+    class NoOrders(pams_cpp.agents.Agent):
+        pass
+
+    config = json.loads(open(CI2002).read())
+    config["FCNAgents"]["class"] = "NoOrders"
+    runner = pams_cpp.SequentialRunner(settings=config, prng=random.Random(1))
+    runner.class_register(NoOrders)
+    with pytest.raises(TypeError, match="abstract") as info:
+        runner.main()
+    assert info.value.__notes__ == ["creating agent FCNAgents-0 (NoOrders)"]
+    with pytest.raises(TypeError, match="takes a class"):
+        runner.class_register(42)
+    with pytest.raises(NotImplementedError, match="markets, events and loggers"):
+        runner.class_register(dict)
+
+
+def test_a_runner_with_python_agents_is_collected():
+    import gc
+    import weakref
+
+    config = json.loads(open(CI2002).read())
+    config["FCNAgents"]["class"] = "FailingAgent"
+    config["simulation"]["sessions"][1]["iterationSteps"] = 10
+    runner = pams_cpp.SequentialRunner(settings=config, prng=random.Random(1))
+    runner.class_register(FailingAgent)
+    runner.main()
+    agent = weakref.ref(runner.simulator.agents[0])
+    del runner
+    gc.collect()
+    assert agent() is None

@@ -98,6 +98,12 @@ struct PAMS_EXPORT Order {
 struct PAMS_EXPORT Cancel {
   // The order to cancel, as it was accepted (order_id and placed_at set).
   Order order;
+  // For a cancel of an order submitted in the same submit_orders() result,
+  // before this cancel (as PAMS's agents may: the market places that order
+  // first): its index in the result. `order` then needs agent_id and
+  // market_id only; the runner completes it from the placed order. -1: not
+  // used.
+  int32_t same_batch_order = -1;
 
   int agent_id() const { return order.agent_id; }
   int market_id() const { return order.market_id; }

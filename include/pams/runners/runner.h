@@ -173,7 +173,7 @@ class PAMS_EXPORT Runner {
   void UpdateMarkets(Session& session);
   void HandleOrders(Session& session);
   void HandleHighFrequencyOrders(Session& session);
-  void ProcessOrder(Session& session, Action& action);
+  void ProcessOrder(Session& session, std::vector<Action>& batch, size_t i);
   void ValidateActions(const Session& session, const Batch& batch) const;
   // Runs fn. While validate() runs, a ConfigError from fn is recorded
   // instead of thrown, and the result is false.

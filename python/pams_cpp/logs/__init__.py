@@ -1,6 +1,17 @@
 """Loggers recording the simulation (PAMS's ``pams.logs``), and the CSV
 writers of ``pams run``."""
+from .base import CancelLog
+from .base import ExecutionLog
+from .base import ExpirationLog
+from .base import Log
 from .base import Logger
+from .base import MarketStepBeginLog
+from .base import MarketStepEndLog
+from .base import OrderLog
+from .base import SessionBeginLog
+from .base import SessionEndLog
+from .base import SimulationBeginLog
+from .base import SimulationEndLog
 from .csv_loggers import AgentsCsvLogger
 from .csv_loggers import EventsCsvLogger
 from .csv_loggers import StepsCsvLogger
@@ -9,8 +20,19 @@ from .market_step_loggers import MarketStepSaver
 
 __all__ = [
     "AgentsCsvLogger",
+    "CancelLog",
     "EventsCsvLogger",
+    "ExecutionLog",
+    "ExpirationLog",
+    "Log",
     "Logger",
+    "MarketStepBeginLog",
+    "MarketStepEndLog",
+    "OrderLog",
+    "SessionBeginLog",
+    "SessionEndLog",
+    "SimulationBeginLog",
+    "SimulationEndLog",
     "MarketStepPrintLogger",
     "MarketStepSaver",
     "StepsCsvLogger",

@@ -16,6 +16,7 @@ from typing import Optional
 from typing import Type
 
 from .. import _core
+from .._random import EngineRandom
 from .._random import set_state_of
 from .._random import state_of
 from ..logs.base import Logger
@@ -92,11 +93,36 @@ class Runner:
         print("# EXECUTION TIME " + str((end_time_ns - start_time_ns) / 1e9))
 
     def class_register(self, cls: Type) -> None:
-        """Registers a class that configs may name (PAMS's class_register)."""
-        raise NotImplementedError(
-            f"pams_cpp cannot run the Python class {cls.__name__} yet: configs of "
-            "PAMS's built-in classes run; Python classes come with the next version"
+        """Registers a class that configs may name by its __name__ (PAMS's
+        class_register). REQUIRES: before main()."""
+        from ..agents.base import Agent
+
+        if not isinstance(cls, type):
+            raise TypeError(f"class_register takes a class, got {cls!r}")
+        if not issubclass(cls, Agent):
+            raise NotImplementedError(
+                f"pams_cpp cannot run the Python class {cls.__name__} yet: Python "
+                "subclasses of Agent and of the built-in agents run; markets, events and "
+                "loggers written in Python come with the next version"
+            )
+        if cls in self.registered_classes or "_engine_base" in vars(cls):
+            return  # registered already, or a built-in class
+        self._core.register_agent_class(_agent_class(cls, self._make_agent))
+        self.registered_classes.append(cls)
+
+    def _make_agent(self, cls: Type, engine_agent) -> Any:
+        # The engine calls this for each agent of a Python class, in the
+        # order PAMS creates them (with the prng PAMS gives it).
+        agent = cls.__new__(cls)
+        agent._engine = engine_agent
+        agent.__init__(
+            agent_id=engine_agent.agent_id,
+            prng=EngineRandom(_generator=engine_agent.prng),
+            simulator=self.simulator,
+            name=engine_agent.name,
+            logger=self.logger,
         )
+        return agent
 
     def _setup(self) -> None:
         self._take_prng()
@@ -108,12 +134,41 @@ class Runner:
 
     def _run(self) -> None:
         self._take_prng()
+        self._core.set_markets(self.simulator.markets)
         try:
             self._core.run()
         finally:
             self._put_prng_back()
             if self.logger is not None:
                 self.logger._after_run()
+
+
+# The methods of the built-in agent classes a Python class may override, each
+# with the names whose override counts as one of it.
+_AGENT_METHODS = {
+    "setup": ("setup",),
+    "submit_orders": ("submit_orders", "submit_orders_by_market"),
+    "submitted_order": ("submitted_order",),
+    "executed_order": ("executed_order",),
+    "canceled_order": ("canceled_order",),
+}
+
+
+def _agent_class(cls: Type, make_agent) -> "_core.AgentClass":
+    """How the engine runs cls: its nearest built-in class and the methods it
+    overrides (checked once, so that what it does not override costs no
+    Python call)."""
+    builtin = next(c for c in cls.__mro__ if "_engine_base" in vars(c))
+    info = _core.AgentClass()
+    info.name = cls.__name__
+    info.base = builtin._engine_base
+    info.maker = lambda engine_agent: make_agent(cls, engine_agent)
+    for method, names in _AGENT_METHODS.items():
+        overridden = any(
+            getattr(cls, name, None) is not getattr(builtin, name, None) for name in names
+        )
+        setattr(info, method, overridden)
+    return info
 
 
 __all__ = ["Runner"]

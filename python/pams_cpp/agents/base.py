@@ -1,0 +1,218 @@
+"""Agent: the base of the agents (PAMS's ``pams.agents.Agent``).
+
+Subclass it, or one of the built-in agents, as in PAMS, and register the
+class with ``runner.class_register(cls)``: the engine creates its agents
+from the config and calls the methods the class overrides (``setup``,
+``submit_orders``, ``submitted_order``, ``executed_order``,
+``canceled_order``); what it does not override runs in C++ at the engine's
+speed. ``super()`` reaches the built-in class's own code.
+
+An agent's cash and asset volumes are the engine's: ``cash_amount`` and
+``asset_volumes`` read and change them (the engine changes them on
+executions), and ``prng`` is a ``random.Random`` that draws from the
+engine's generator of the agent, so that Python and C++ draws interleave
+exactly as in PAMS.
+"""
+import random
+from abc import ABC
+from abc import abstractmethod
+from collections.abc import MutableMapping
+from typing import Any
+from typing import Dict
+from typing import Iterator
+from typing import List
+from typing import Optional
+from typing import Union
+
+from ..logs.base import CancelLog
+from ..logs.base import ExecutionLog
+from ..logs.base import Logger
+from ..logs.base import OrderLog
+from ..order import Cancel
+from ..order import Order
+
+
+class _Detached:
+    """The engine agent of an agent made outside a runner: there is none."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise RuntimeError(
+            "this agent is not part of a simulation: pams_cpp's agents are created by a "
+            "runner from the config (register Python classes with runner.class_register)"
+        )
+
+
+class _AssetVolumes(MutableMapping):
+    """An agent's asset volumes by market id, as PAMS's dict: reading and
+    setting them reads and sets the engine's."""
+
+    __slots__ = ("_engine",)
+
+    def __init__(self, engine) -> None:
+        self._engine = engine
+
+    def __getitem__(self, market_id: int) -> int:
+        if not self._engine.is_market_accessible(market_id):
+            raise KeyError(market_id)
+        return self._engine.get_asset_volume(market_id)
+
+    def __setitem__(self, market_id: int, volume: int) -> None:
+        if not self._engine.is_market_accessible(market_id):
+            self._engine.set_market_accessible(market_id)
+        self._engine.set_asset_volume(market_id, volume)
+
+    def __delitem__(self, market_id: int) -> None:
+        raise TypeError("a market cannot be made inaccessible again")
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._engine.accessible_market_ids)
+
+    def __len__(self) -> int:
+        return len(self._engine.accessible_market_ids)
+
+    def __contains__(self, market_id: object) -> bool:
+        return isinstance(market_id, int) and self._engine.is_market_accessible(market_id)
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
+
+
+class Agent(ABC):
+    """A trader. Subclasses define submit_orders (see the module's doc)."""
+
+    # The engine class that runs this class's agents (each built-in class
+    # names its own).
+    _engine_base = "Agent"
+    # The engine agent (set by the runner before __init__).
+    _engine: Any = _Detached()
+
+    def __init__(
+        self,
+        agent_id: int,
+        prng: random.Random,
+        simulator: "Simulator",  # noqa: F821
+        name: str,
+        logger: Optional[Logger] = None,
+    ) -> None:
+        self.agent_id: int = agent_id
+        self.name: str = name
+        self.prng: random.Random = prng
+        self.simulator = simulator
+        self.logger: Optional[Logger] = logger
+
+    def __repr__(self) -> str:
+        return (
+            f"<{self.__class__.__module__}.{self.__class__.__name__} | id={self.agent_id}, "
+            f"name={self.name}, logger={self.logger}>"
+        )
+
+    @property
+    def cash_amount(self) -> float:
+        """The agent's cash (a float)."""
+        return self._engine.cash_amount
+
+    @cash_amount.setter
+    def cash_amount(self, cash_amount: float) -> None:
+        self._engine.set_cash_amount(float(cash_amount))
+
+    @property
+    def asset_volumes(self) -> Dict[int, int]:
+        """The agent's asset volumes by market id (a live mapping)."""
+        return _AssetVolumes(self._engine)
+
+    @asset_volumes.setter
+    def asset_volumes(self, volumes: Dict[int, int]) -> None:
+        target = _AssetVolumes(self._engine)
+        for market_id, volume in dict(volumes).items():
+            target[market_id] = volume
+
+    def setup(  # type: ignore
+        self,
+        settings: Dict[str, Any],
+        accessible_markets_ids: List[int],
+        *args,
+        **kwargs,
+    ) -> None:
+        """Draws cashAmount and assetVolume (one per accessible market)."""
+        self._engine._base_setup(settings, list(accessible_markets_ids))
+
+    def get_asset_volume(self, market_id: int) -> int:
+        """The volume held in market `market_id`."""
+        if not self.is_market_accessible(market_id=market_id):
+            raise ValueError(f"market {market_id} is not accessible")
+        return self._engine.get_asset_volume(market_id)
+
+    def get_cash_amount(self) -> float:
+        """The cash held."""
+        return self._engine.cash_amount
+
+    def get_prng(self) -> random.Random:
+        """The agent's generator."""
+        return self.prng
+
+    def is_market_accessible(self, market_id: int) -> bool:
+        """Whether the agent may trade in market `market_id`."""
+        return self._engine.is_market_accessible(market_id)
+
+    def submitted_order(self, log: OrderLog) -> None:  # noqa: B027
+        """Called when a market accepted one of the agent's orders."""
+
+    def executed_order(self, log: ExecutionLog) -> None:  # noqa: B027
+        """Called when one of the agent's orders was executed."""
+
+    def canceled_order(self, log: CancelLog) -> None:  # noqa: B027
+        """Called when a market accepted one of the agent's cancels."""
+
+    def set_asset_volume(self, market_id: int, volume: int) -> None:
+        """Sets the volume held in an accessible market."""
+        if not self.is_market_accessible(market_id=market_id):
+            raise ValueError(f"market {market_id} is not accessible")
+        if not isinstance(volume, int):
+            raise ValueError("volume have to be int")
+        self._engine.set_asset_volume(market_id, volume)
+
+    def set_cash_amount(self, cash_amount: float) -> None:
+        """Sets the cash held."""
+        self._engine.set_cash_amount(float(cash_amount))
+
+    def set_market_accessible(self, market_id: int) -> None:
+        """Makes a market accessible, with volume 0."""
+        if self.is_market_accessible(market_id=market_id):
+            raise ValueError(f"market {market_id} is already accessible")
+        self._engine.set_market_accessible(market_id)
+
+    @abstractmethod
+    def submit_orders(self, markets: List["Market"]) -> List[Union[Order, Cancel]]:  # noqa: F821
+        """This step's orders and cancels."""
+
+    def update_asset_volume(self, market_id: int, delta: int) -> None:
+        """Adds delta to the volume held in an accessible market."""
+        if not self.is_market_accessible(market_id=market_id):
+            raise ValueError(f"market {market_id} is not accessible")
+        if not isinstance(delta, int):
+            raise ValueError("delta have to be int")
+        self._engine.update_asset_volume(market_id, delta)
+
+    def update_cash_amount(self, delta: float) -> None:
+        """Adds delta to the cash held."""
+        self._engine.update_cash_amount(float(delta))
+
+
+class _BuiltinAgent(Agent):
+    """The base of the built-in agents, which the engine runs in C++."""
+
+    _engine_base = "Agent"
+
+    def submit_orders(self, markets):
+        """The built-in class's orders, computed by the engine."""
+        return self._engine._base_submit_orders(list(markets))
+
+
+class _EngineAgent(_BuiltinAgent):
+    """An agent of a C++ class that pams_cpp has no Python class for (a
+    plugin's)."""
+
+
+__all__ = ["Agent"]

@@ -1,0 +1,65 @@
+"""FCNAgent: the fundamental, chart and noise trader (PAMS's
+``pams.agents.FCNAgent``), run by the engine.
+
+Its parameters are PAMS's attributes (``fundamental_weight``,
+``time_window_size``, ``margin_type``, ...), read-only. A subclass may
+override ``submit_orders`` or ``submit_orders_by_market``; ``super()`` calls
+reach the engine's FCNAgent.
+"""
+from typing import List
+
+from .base import _BuiltinAgent
+
+MARGIN_FIXED = 0
+MARGIN_NORMAL = 1
+
+_PARAMETERS = (
+    "fundamental_weight",
+    "chart_weight",
+    "noise_weight",
+    "noise_scale",
+    "time_window_size",
+    "order_margin",
+    "margin_type",
+    "mean_reversion_time",
+    "is_chart_following",
+)
+
+
+def _parameter(index: int, name: str) -> property:
+    return property(lambda self: self._engine.fcn_parameters[index],
+                    doc=f"PAMS's FCNAgent.{name} (set by setup from the config).")
+
+
+class FCNAgent(_BuiltinAgent):
+    """PAMS's FCNAgent."""
+
+    _engine_base = "FCNAgent"
+
+    def is_finite(self, x: float) -> bool:
+        """Whether x is neither NaN nor infinite."""
+        return x == x and x not in (float("inf"), float("-inf"))
+
+    def submit_orders(self, markets: List["Market"]) -> List:  # noqa: F821
+        """The orders of every market, as submit_orders_by_market makes them."""
+        return sum([self.submit_orders_by_market(market=market) for market in markets], [])
+
+    def submit_orders_by_market(self, market: "Market") -> List:  # noqa: F821
+        """The orders for one market (none if it is not accessible)."""
+        return self._engine._base_submit_orders_by_market(market)
+
+    def __repr__(self) -> str:
+        return (
+            f"<{self.__class__.__module__}.{self.__class__.__name__} | id={self.agent_id}, "
+            f"rnd={self.prng}, fundamental_weight={self.fundamental_weight}, "
+            f"chart_weight={self.chart_weight}, noise_weight={self.noise_weight}, "
+            f"margin_type={'MARGIN_FIXED' if self.margin_type == MARGIN_FIXED else 'MARGIN_NORMAL'}, "
+            f"mean_reversion_time:{self.mean_reversion_time}, noise_scale={self.noise_scale}, "
+            f"time_window_size={self.time_window_size}, order_margin={self.order_margin}>"
+        )
+
+
+for _index, _name in enumerate(_PARAMETERS):
+    setattr(FCNAgent, _name, _parameter(_index, _name))
+
+__all__ = ["FCNAgent", "MARGIN_FIXED", "MARGIN_NORMAL"]

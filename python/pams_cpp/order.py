@@ -1,0 +1,214 @@
+"""Order and Cancel: what agents submit to markets (PAMS's ``pams.order``).
+
+Python agents build them as in PAMS. Once the market accepts an Order,
+the engine updates the same object as PAMS's market does: ``order_id`` and
+``placed_at`` are set, the price is moved onto the tick grid, an execution
+lowers ``volume`` and a cancel sets ``is_canceled``, so that an agent may
+keep its orders and cancel them later with ``Cancel(order=...)``.
+"""
+import warnings
+from typing import Optional
+
+
+class OrderKind:
+    """The kind of an order: MARKET_ORDER or LIMIT_ORDER."""
+
+    __slots__ = ("kind_id", "name")
+
+    def __init__(self, kind_id: int, name: str) -> None:
+        object.__setattr__(self, "kind_id", kind_id)
+        object.__setattr__(self, "name", name)
+
+    def __setattr__(self, key, value):
+        raise AttributeError("OrderKind is immutable")
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and other.kind_id == self.kind_id
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return self.kind_id
+
+    def __reduce__(self):
+        return (OrderKind, (self.kind_id, self.name))
+
+
+MARKET_ORDER = OrderKind(kind_id=0, name="MARKET_ORDER")
+LIMIT_ORDER = OrderKind(kind_id=1, name="LIMIT_ORDER")
+
+
+class Order:
+    """An order: buy or sell `volume` in market `market_id`, at `price`
+    (LIMIT_ORDER) or at the best price (MARKET_ORDER), for `ttl` steps
+    (None: until executed or canceled)."""
+
+    def __init__(
+        self,
+        agent_id: int,
+        market_id: int,
+        is_buy: bool,
+        kind: OrderKind,
+        volume: int,
+        placed_at: Optional[int] = None,
+        price: Optional[float] = None,
+        order_id: Optional[int] = None,
+        ttl: Optional[int] = None,
+    ):
+        if kind == MARKET_ORDER and price is not None:
+            raise ValueError("price have to be None when kind is MARKET_ORDER")
+        if kind == LIMIT_ORDER and price is None:
+            raise ValueError("price have to be set when kind is LIMIT_ORDER")
+        if price is not None and price <= 0:
+            warnings.warn("price should be positive", stacklevel=2)
+        if volume <= 0:
+            raise ValueError("volume have to be positive")
+        if ttl is not None and ttl <= 0:
+            raise ValueError("ttl have to be positive or None")
+        self.agent_id: int = agent_id
+        self.market_id: int = market_id
+        self.is_buy: bool = is_buy
+        self.kind: OrderKind = kind
+        self.volume: int = volume
+        self.placed_at: Optional[int] = placed_at
+        self.price: Optional[float] = price
+        self.order_id: Optional[int] = order_id
+        self.ttl: Optional[int] = ttl
+        self.is_canceled: bool = False
+
+    def check_system_acceptable(self, agent_id: int) -> None:
+        """Raises AttributeError if agent `agent_id` may not submit it."""
+        if agent_id != self.agent_id:
+            raise AttributeError("agent_id is fake")
+        if self.placed_at is not None:
+            raise AttributeError(
+                "this order is already submitted to a market or placed_at have to be set to None"
+            )
+        if self.is_canceled is True:
+            raise AttributeError("this order is already canceled")
+
+    def is_expired(self, time: int) -> bool:
+        """Whether the order's ttl has passed at `time`."""
+        if self.placed_at is None:
+            raise ValueError("this order is not yet placed to a market")
+        if self.ttl is None:
+            return False
+        return self.placed_at + self.ttl < time
+
+    def __repr__(self) -> str:
+        return (
+            f"<{self.__class__.__module__}.{self.__class__.__name__} | id={self.order_id}, "
+            f"kind={self.kind}, is_buy={self.is_buy}, price={self.price}, "
+            f"volume={self.volume}, agent={self.agent_id}, market={self.market_id}, "
+            f"placed_at={self.placed_at}, ttl={self.ttl}, is_canceled={self.is_canceled}>"
+        )
+
+    # Orders compare as the books order them: the better price first, then
+    # the earlier placement, then the smaller id (only one side at a time).
+    def _comparable(self, other: object) -> "Order":
+        if self.__class__ != other.__class__:
+            raise NotImplementedError(
+                f"not supporting the comparison between Order and {other.__class__}"
+            )
+        if self.is_buy != other.is_buy:
+            raise ValueError("not supporting the comparison between sell and buy orders")
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        other = self._comparable(other)
+        return (
+            self.order_id == other.order_id
+            and self.price == other.price
+            and self.placed_at == other.placed_at
+            and self.is_buy == other.is_buy
+            and self.kind == other.kind
+        )
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def _ranks_after(self, other: "Order", after: bool) -> bool:
+        # Whether self comes after (after=True) or before other in its book:
+        # market orders first, then the better price, then the earlier
+        # placement (an unplaced order last), then the smaller order id.
+        if self.kind == MARKET_ORDER or other.kind == MARKET_ORDER:
+            if self.kind != other.kind:
+                return (self.kind != MARKET_ORDER) == after
+        elif self.kind != LIMIT_ORDER or other.kind != LIMIT_ORDER:
+            raise NotImplementedError
+        elif self.price is None or other.price is None:
+            raise AssertionError
+        elif self.price != other.price:
+            worse = self.price < other.price if self.is_buy else self.price > other.price
+            return worse == after
+        if self.placed_at is None and other.placed_at is None:
+            raise ValueError("orders still not placed cannot be compared")
+        if self.placed_at is None or other.placed_at is None:
+            return (self.placed_at is None) == after
+        if self.placed_at != other.placed_at:
+            return (self.placed_at > other.placed_at) == after
+        if self.order_id is None or other.order_id is None:
+            raise ValueError("orders still not placed cannot be compared")
+        if self.order_id == other.order_id:
+            return False
+        return (self.order_id > other.order_id) == after
+
+    def __gt__(self, other: "Order") -> bool:
+        """Whether this order has a lower priority than other."""
+        return self._ranks_after(self._comparable(other), after=True)
+
+    def __lt__(self, other: "Order") -> bool:
+        """Whether this order has a higher priority than other."""
+        return self._ranks_after(self._comparable(other), after=False)
+
+    def __le__(self, other: "Order") -> bool:
+        return self.__eq__(other) or self.__lt__(other)
+
+    def __ge__(self, other: "Order") -> bool:
+        return self.__eq__(other) or self.__gt__(other)
+
+    # Orders compare by value, so they are not hashable (as in PAMS).
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Cancel:
+    """A cancel of an accepted order."""
+
+    def __init__(self, order: Order, placed_at: Optional[int] = None):
+        self.order: Order = order
+        self.placed_at: Optional[int] = placed_at
+
+    def __repr__(self) -> str:
+        return (
+            f"<{self.__class__.__module__}.{self.__class__.__name__} | "
+            f"placed_at={self.placed_at}, order={self.order}>"
+        )
+
+    @property
+    def agent_id(self) -> int:
+        """The agent of the order."""
+        return self.order.agent_id
+
+    @property
+    def market_id(self) -> int:
+        """The market of the order."""
+        return self.order.market_id
+
+    def check_system_acceptable(self, agent_id: int) -> None:
+        """Raises AttributeError if agent `agent_id` may not submit it."""
+        if agent_id != self.order.agent_id:
+            raise AttributeError("canceling other's order")
+        if self.placed_at is not None:
+            raise AttributeError(
+                "this cancel order is already submitted to a market or placed_at have to be "
+                "set to None"
+            )
+        if self.order.is_canceled is True:
+            raise AttributeError("this order is already canceled")
+
+
+__all__ = ["Cancel", "LIMIT_ORDER", "MARKET_ORDER", "Order", "OrderKind"]

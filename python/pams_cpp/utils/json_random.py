@@ -1,0 +1,74 @@
+"""JsonRandom: the random values of a config (PAMS's ``pams.utils.JsonRandom``).
+
+A config value is a number, ``[min, max]`` or ``{"uniform": [min, max]}``
+(uniform on [min, max)), ``{"const": [v]}``, ``{"normal": [mu, sigma]}`` or
+``{"expon": [lambda]}`` (exponential of mean lambda). Draws come from the
+given ``random.Random`` exactly as in PAMS (and in the engine), so a Python
+agent's setup draws the same values from the same generator.
+"""
+import json
+import math
+from random import Random
+from typing import Dict
+from typing import List
+from typing import Union
+
+JsonValue = Union[Dict, List, float, int]
+
+# Each distribution: its number of arguments and the error message's form.
+_FORMS = {
+    "const": (1, "Constant must be [value]"),
+    "uniform": (2, "Uniform distribution must be [min, max]"),
+    "normal": (2, "Normal distribution must be [mu, sigma]"),
+    "expon": (1, "Exponential distribution must be [lambda]"),
+}
+
+
+class JsonRandom:
+    """Draws config values from prng."""
+
+    def __init__(self, prng: Random) -> None:
+        self.prng: Random = prng
+
+    def _next_uniform(self, min_value: float, max_value: float) -> float:
+        return self.prng.random() * (max_value - min_value) + min_value
+
+    def _next_normal(self, mu: float, sigma: float) -> float:
+        return self.prng.gauss(mu=mu, sigma=sigma)
+
+    def _next_exponential(self, lam: float) -> float:
+        return lam * -math.log(self.prng.random())
+
+    def random(self, json_value: JsonValue) -> float:
+        """A value drawn as json_value says (a number is returned as a float)."""
+        if isinstance(json_value, list):
+            if len(json_value) != 2:
+                raise ValueError(
+                    "Uniform distribution must be [min, max] but " + json.dumps(json_value)
+                )
+            return self._next_uniform(float(json_value[0]), float(json_value[1]))
+        if isinstance(json_value, dict):
+            if len(json_value) != 1:
+                raise ValueError(
+                    "Multiple specification of distribution type: " + json.dumps(json_value)
+                )
+            (kind, args), = json_value.items()
+            if kind not in _FORMS:
+                raise ValueError("Unknown distribution type: " + json.dumps(json_value))
+            n_args, form = _FORMS[kind]
+            if not isinstance(args, list):
+                raise ValueError(form + " (list) but " + json.dumps(json_value))
+            if len(args) != n_args:
+                raise ValueError(form + " but " + json.dumps(json_value))
+            values = [float(a) for a in args]
+            if kind == "const":
+                return values[0]
+            if kind == "uniform":
+                return self._next_uniform(values[0], values[1])
+            if kind == "normal":
+                return self._next_normal(values[0], values[1])
+            return self._next_exponential(values[0])
+        return float(json_value)
+
+
+__all__ = ["JsonRandom", "JsonValue"]

@@ -1,0 +1,539 @@
+// Agents for Python: _core.Agent (an engine agent as pams_cpp's agent
+// classes read and change it) and the engine agents whose class is a Python
+// subclass of one of pams_cpp's agent classes.
+//
+// Such an agent is a PyAgent<Base>: an engine agent of the nearest built-in
+// class Base (Agent, FCNAgent, ...) that holds the Python object and calls
+// the Python methods the class overrides, and nothing else: which methods a
+// class overrides is decided once, when it is registered, so a subclass
+// that overrides nothing costs no Python call. Python's super() calls reach
+// Base's own methods through _core.Agent's _base_* methods.
+//
+// The engine owns the PyAgent; the PyAgent owns a reference to the Python
+// object, whose _engine is a reference to the PyAgent kept alive with the
+// runner (the garbage collector sees the cycle through the runner's
+// traverse, runner.cc).
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "agents.h"
+#include "bindings.h"
+#include "pams/agents/agent.h"
+#include "pams/agents/arbitrage_agent.h"
+#include "pams/agents/fcn_agent.h"
+#include "pams/agents/market_maker_agent.h"
+#include "pams/agents/test_agent.h"
+#include "pams/config/settings.h"
+#include "pams/errors.h"
+#include "pams/market/market.h"
+#include "pams/random/random.h"
+#include "pams/runners/class_registry.h"
+#include "pams/simulator/simulator.h"
+#include "pams/simulator/simulator_view.h"
+#include "python_run.h"
+
+namespace pams::python {
+
+PythonClasses::PythonClasses() {
+  nb::module_ order_module = nb::module_::import_("pams_cpp.order");
+  nb::module_ logs_module = nb::module_::import_("pams_cpp.logs.base");
+  order = order_module.attr("Order");
+  cancel = order_module.attr("Cancel");
+  limit_order = order_module.attr("LIMIT_ORDER");
+  market_order = order_module.attr("MARKET_ORDER");
+  order_log = logs_module.attr("OrderLog");
+  cancel_log = logs_module.attr("CancelLog");
+  execution_log = logs_module.attr("ExecutionLog");
+}
+
+// ---------------------------------------------------------------- OrderMirror
+
+void OrderMirror::Expect(int agent_id, nb::handle action) {
+  pending_[agent_id].push_back(nb::borrow(action));
+  ++n_pending_;
+}
+
+void OrderMirror::Forget(int agent_id) {
+  auto it = pending_.find(agent_id);
+  if (it == pending_.end() || it->second.empty()) return;
+  nb::gil_scoped_acquire gil;
+  n_pending_ -= it->second.size();
+  it->second.clear();
+}
+
+void OrderMirror::process_order_log(const OrderLog& log) {
+  if (n_pending_ == 0) return;
+  auto it = pending_.find(log.agent_id);
+  if (it == pending_.end() || it->second.empty()) return;
+  nb::gil_scoped_acquire gil;
+  nb::object order = std::move(it->second.front());
+  it->second.pop_front();
+  --n_pending_;
+  // What the market made of the order (events may have changed it, the
+  // price is on the tick grid now), as PAMS's market leaves it.
+  const Market& market = simulator_->market(log.market_id);
+  order.attr("order_id") = log.order_id;
+  order.attr("placed_at") = log.time;
+  order.attr("is_buy") = log.is_buy;
+  if (nb::cast<int>(order.attr("kind").attr("kind_id")) != static_cast<int>(log.kind)) {
+    order.attr("kind") = classes_->kind(log.kind);
+  }
+  order.attr("volume") = log.volume;
+  order.attr("price") = log.price ? PriceObject(market, *log.price) : nb::none();
+  order.attr("ttl") = log.ttl ? nb::object(nb::int_(*log.ttl)) : nb::none();
+  live_.emplace(std::make_pair(log.market_id, log.order_id), std::move(order));
+}
+
+void OrderMirror::process_cancel_log(const CancelLog& log) {
+  if (n_pending_ == 0) return;
+  auto it = pending_.find(log.agent_id);
+  if (it == pending_.end() || it->second.empty()) return;
+  nb::gil_scoped_acquire gil;
+  nb::object cancel = std::move(it->second.front());
+  it->second.pop_front();
+  --n_pending_;
+  cancel.attr("placed_at") = log.cancel_time;
+  cancel.attr("order").attr("is_canceled") = true;
+  live_.erase({log.market_id, log.order_id});
+}
+
+void OrderMirror::process_execution_log(const ExecutionLog& log) {
+  if (live_.empty()) return;
+  for (int64_t order_id : {log.buy_order_id, log.sell_order_id}) {
+    auto it = live_.find({log.market_id, order_id});
+    if (it == live_.end()) continue;
+    nb::gil_scoped_acquire gil;
+    const int64_t left = nb::cast<int64_t>(it->second.attr("volume")) - log.volume;
+    it->second.attr("volume") = left;
+    if (left <= 0) live_.erase(it);
+  }
+}
+
+void OrderMirror::process_expiration_log(const ExpirationLog& log) {
+  if (live_.empty()) return;
+  auto it = live_.find({log.market_id, log.order_id});
+  if (it == live_.end()) return;
+  nb::gil_scoped_acquire gil;
+  live_.erase(it);
+}
+
+void OrderMirror::Clear() {
+  pending_.clear();
+  n_pending_ = 0;
+  live_.clear();
+}
+
+// ------------------------------------------------------- Python <-> engine
+
+namespace {
+
+// The fields of a Python Order (PAMS's attribute names), for the engine.
+Order ToOrder(nb::handle o) {
+  Order order;
+  order.agent_id = nb::cast<int>(o.attr("agent_id"));
+  order.market_id = nb::cast<int>(o.attr("market_id"));
+  order.is_buy = nb::cast<bool>(o.attr("is_buy"));
+  order.kind = nb::cast<int>(o.attr("kind").attr("kind_id")) == 1 ? OrderKind::kLimit
+                                                                   : OrderKind::kMarket;
+  nb::object volume = o.attr("volume");
+  if (!PyLong_Check(volume.ptr()) || PyBool_Check(volume.ptr())) {
+    throw SimulationError("an order's volume must be an int, got " +
+                          std::string(nb::repr(volume).c_str()));
+  }
+  order.volume = nb::cast<int64_t>(volume);
+  nb::object price = o.attr("price");
+  if (!price.is_none()) order.price = nb::cast<double>(price);
+  nb::object ttl = o.attr("ttl");
+  if (!ttl.is_none()) order.ttl = nb::cast<int64_t>(ttl);
+  nb::object order_id = o.attr("order_id");
+  if (!order_id.is_none()) order.order_id = nb::cast<int64_t>(order_id);
+  nb::object placed_at = o.attr("placed_at");
+  if (!placed_at.is_none()) order.placed_at = nb::cast<int64_t>(placed_at);
+  return order;
+}
+
+std::string TypeName(nb::handle o) { return nb::str(o.type().attr("__name__")).c_str(); }
+
+}  // namespace
+
+Action ToAction(const PythonClasses& classes, nb::handle action,
+                std::span<const nb::handle> earlier) {
+  try {
+    if (nb::isinstance(action, classes.order)) {
+      if (nb::cast<bool>(action.attr("is_canceled"))) {
+        throw SimulationError("the order is already canceled");
+      }
+      return ToOrder(action);
+    }
+    if (nb::isinstance(action, classes.cancel)) {
+      nb::object order = action.attr("order");
+      if (!action.attr("placed_at").is_none()) {
+        throw SimulationError("the cancel was already submitted");
+      }
+      if (!nb::isinstance(order, classes.order)) {
+        throw SimulationError("a Cancel's order must be an Order, got " + TypeName(order));
+      }
+      Cancel cancel;
+      cancel.order = ToOrder(order);
+      if (!cancel.order.is_placed()) {
+        // An order of the same result, which the market places first.
+        for (size_t i = 0; i < earlier.size(); ++i) {
+          if (earlier[i].is(order)) cancel.same_batch_order = static_cast<int32_t>(i);
+        }
+        if (cancel.same_batch_order < 0) {
+          throw SimulationError("the order to cancel was not submitted before");
+        }
+      }
+      if (nb::cast<bool>(order.attr("is_canceled"))) {
+        throw SimulationError("the order to cancel is already canceled");
+      }
+      return cancel;
+    }
+  } catch (const nb::cast_error&) {
+    throw SimulationError("an order field has the wrong type: " +
+                          std::string(nb::repr(action).c_str()));
+  }
+  throw SimulationError("submit_orders must return Order and Cancel objects, got " +
+                        TypeName(action));
+}
+
+nb::object ToPythonAction(const PythonClasses& classes, const Simulator& sim,
+                          const Action& action) {
+  auto order_object = [&](const Order& o) {
+    const Market& market = sim.market(o.market_id);
+    nb::object obj = classes.order.attr("__new__")(classes.order);
+    obj.attr("agent_id") = o.agent_id;
+    obj.attr("market_id") = o.market_id;
+    obj.attr("is_buy") = o.is_buy;
+    obj.attr("kind") = classes.kind(o.kind);
+    obj.attr("volume") = o.volume;
+    obj.attr("placed_at") = o.placed_at >= 0 ? nb::object(nb::int_(o.placed_at)) : nb::none();
+    obj.attr("price") = o.price ? PriceObject(market, *o.price) : nb::none();
+    obj.attr("order_id") = o.order_id >= 0 ? nb::object(nb::int_(o.order_id)) : nb::none();
+    obj.attr("ttl") = o.ttl ? nb::object(nb::int_(*o.ttl)) : nb::none();
+    obj.attr("is_canceled") = false;
+    return obj;
+  };
+  if (const auto* order = std::get_if<Order>(&action)) return order_object(*order);
+  return classes.cancel(order_object(std::get<Cancel>(action).order));
+}
+
+// ------------------------------------------------------------------ PyAgent
+
+namespace {
+
+nb::object OptionalInt(const std::optional<int64_t>& v) {
+  return v ? nb::object(nb::int_(*v)) : nb::none();
+}
+
+// What Python's super() calls and the Python agent classes reach.
+class PythonAgentCalls : public PythonAgentBase {
+ public:
+  virtual void BaseSetup(nb::handle settings, const std::vector<int>& ids) = 0;
+  virtual nb::list BaseSubmitOrders(const std::vector<const Market*>& markets) = 0;
+  // REQUIRES: the base is an FCNAgent (else SimulationError).
+  virtual nb::list BaseSubmitOrdersByMarket(const Market& market) = 0;
+};
+
+template <typename Base>
+class PyAgent final : public Base, public PythonAgentCalls {
+ public:
+  PyAgent(AgentInit init, std::shared_ptr<PythonAgentClass> cls, PythonRun* run)
+      : Base(std::move(init)), cls_(std::move(cls)), run_(run) {}
+
+  void Attach(nb::object self) { self_ = std::move(self); }
+
+  void setup(const Settings& settings, std::span<const int> ids) override {
+    if (!cls_->setup) {
+      Base::setup(settings, ids);
+      return;
+    }
+    nb::gil_scoped_acquire gil;
+    nb::list py_ids;
+    for (int id : ids) py_ids.append(id);
+    settings_ = &settings;
+    Call("setup", [&] {
+      self_.attr("setup")(nb::arg("settings") = ToPython(settings.json()),
+                          nb::arg("accessible_markets_ids") = py_ids);
+    });
+    settings_ = nullptr;
+    // Python code reads its keys from the dict, out of the engine's sight:
+    // none of them is an unread key.
+    if (settings.is_object()) {
+      for (auto it = settings.json().begin(); it != settings.json().end(); ++it) {
+        settings.has(it.key());
+      }
+    }
+  }
+
+  void submit_orders(Markets markets, std::vector<Action>* orders) override {
+    if (!cls_->submit_orders) {
+      CallBaseSubmitOrders(markets, orders);
+      return;
+    }
+    nb::gil_scoped_acquire gil;
+    run_->mirror.Forget(this->agent_id());
+    Call("submit_orders", [&] {
+      nb::object result = self_.attr("submit_orders")(nb::arg("markets") = run_->markets);
+      earlier_.clear();
+      for (nb::handle action : result) {
+        orders->push_back(ToAction(run_->classes, action, earlier_));
+        earlier_.push_back(action);
+        run_->mirror.Expect(this->agent_id(), action);
+      }
+      earlier_.clear();
+    });
+  }
+
+  void submitted_order(const OrderLog& log) override {
+    if (!cls_->submitted_order) return;
+    nb::gil_scoped_acquire gil;
+    const Market& market = run_->simulator->market(log.market_id);
+    Call("submitted_order", [&] {
+      self_.attr("submitted_order")(run_->classes.order_log(
+          log.order_id, log.market_id, log.time, log.agent_id, log.is_buy,
+          run_->classes.kind(log.kind), log.volume,
+          log.price ? PriceObject(market, *log.price) : nb::none(), OptionalInt(log.ttl)));
+    });
+  }
+
+  void executed_order(const ExecutionLog& log) override {
+    if (!cls_->executed_order) return;
+    nb::gil_scoped_acquire gil;
+    const Market& market = run_->simulator->market(log.market_id);
+    Call("executed_order", [&] {
+      self_.attr("executed_order")(run_->classes.execution_log(
+          log.market_id, log.time, log.buy_agent_id, log.sell_agent_id, log.buy_order_id,
+          log.sell_order_id, PriceObject(market, log.price), log.volume));
+    });
+  }
+
+  void canceled_order(const CancelLog& log) override {
+    if (!cls_->canceled_order) return;
+    nb::gil_scoped_acquire gil;
+    const Market& market = run_->simulator->market(log.market_id);
+    Call("canceled_order", [&] {
+      self_.attr("canceled_order")(run_->classes.cancel_log(
+          log.order_id, log.market_id, log.cancel_time, log.order_time, log.agent_id,
+          log.is_buy, run_->classes.kind(log.kind), log.volume,
+          log.price ? PriceObject(market, *log.price) : nb::none(), OptionalInt(log.ttl)));
+    });
+  }
+
+  void BaseSetup(nb::handle settings, const std::vector<int>& ids) override {
+    const std::string path = settings_ != nullptr ? settings_->path() : this->name();
+    Json json = ToJson(settings, path);
+    if (settings_ != nullptr && json == settings_->json()) {
+      Base::setup(*settings_, ids);
+      return;
+    }
+    // The Python code changed the settings: the engine reads the new ones
+    // (kept, in case the agent keeps references into them).
+    own_settings_ = std::make_unique<Json>(std::move(json));
+    Base::setup(Settings(*own_settings_, path), ids);
+  }
+
+  nb::list BaseSubmitOrders(const std::vector<const Market*>& markets) override {
+    std::vector<Action> actions;
+    CallBaseSubmitOrders(Markets(markets.data(), markets.size()), &actions);
+    return ToList(actions);
+  }
+
+  nb::list BaseSubmitOrdersByMarket(const Market& market) override {
+    if constexpr (std::is_base_of_v<FCNAgent, Base>) {
+      std::vector<Action> actions;
+      Base::submit_orders_by_market(market, &actions);
+      return ToList(actions);
+    } else {
+      throw SimulationError("submit_orders_by_market belongs to FCNAgent");
+    }
+  }
+
+ private:
+  void CallBaseSubmitOrders(Markets markets, std::vector<Action>* orders) {
+    if constexpr (std::is_abstract_v<Base>) {
+      throw SimulationError("class " + cls_->name + " does not define submit_orders");
+    } else {
+      Base::submit_orders(markets, orders);
+    }
+  }
+
+  nb::list ToList(const std::vector<Action>& actions) {
+    nb::list out;
+    for (const Action& a : actions) {
+      out.append(ToPythonAction(run_->classes, *run_->simulator, a));
+    }
+    return out;
+  }
+
+  // Runs f, which calls Python. A Python error stops the run: it is kept
+  // (to be raised from the run, with the user's traceback) with a note
+  // naming the agent, the method and the step.
+  template <typename F>
+  void Call(const char* method, F&& f) {
+    try {
+      f();
+    } catch (nb::python_error& e) {
+      const int64_t t = this->simulator().time();
+      const std::string where = std::string("in ") + method + " of agent " + this->name() +
+                                " (" + cls_->name + ")" +
+                                (t >= 0 ? " at step " + std::to_string(t) : "");
+      nb::handle value = e.value();
+      if (nb::hasattr(value, "add_note")) {
+        try {
+          value.attr("add_note")(where);
+        } catch (nb::python_error&) {
+        }
+      }
+      run_->pending.Keep(e);
+      throw SimulationError(where + ": " + e.what());
+    }
+  }
+
+  std::shared_ptr<PythonAgentClass> cls_;
+  PythonRun* run_;
+  const Settings* settings_ = nullptr;  // during setup()
+  std::unique_ptr<Json> own_settings_;
+  std::vector<nb::handle> earlier_;  // scratch of submit_orders(), borrowed
+};
+
+using Make = std::unique_ptr<Agent> (*)(AgentInit, std::shared_ptr<PythonAgentClass>,
+                                        PythonRun*, nb::object*);
+
+template <typename Base>
+std::unique_ptr<Agent> MakeAgent(AgentInit init, std::shared_ptr<PythonAgentClass> cls,
+                                 PythonRun* run, nb::object* self) {
+  auto agent = std::make_unique<PyAgent<Base>>(std::move(init), cls, run);
+  // The Python object is made once the engine agent exists: its _engine is
+  // the engine agent.
+  nb::gil_scoped_acquire gil;
+  try {
+    *self = cls->maker(OwnedBy(static_cast<Agent*>(agent.get()), run->owner));
+  } catch (nb::python_error& e) {
+    const std::string where = "creating agent " + agent->name() + " (" + cls->name + ")";
+    if (nb::hasattr(e.value(), "add_note")) e.value().attr("add_note")(where);
+    run->pending.Keep(e);
+    throw SimulationError(where + ": " + e.what());
+  }
+  agent->Attach(*self);
+  return agent;
+}
+
+Make MakerFor(const std::string& base) {
+  if (base == "Agent") return &MakeAgent<Agent>;
+  if (base == "HighFrequencyAgent") return &MakeAgent<HighFrequencyAgent>;
+  if (base == "FCNAgent") return &MakeAgent<FCNAgent>;
+  if (base == "MarketShareFCNAgent") return &MakeAgent<MarketShareFCNAgent>;
+  if (base == "ArbitrageAgent") return &MakeAgent<ArbitrageAgent>;
+  if (base == "MarketMakerAgent") return &MakeAgent<MarketMakerAgent>;
+  if (base == "TestAgent") return &MakeAgent<TestAgent>;
+  return nullptr;
+}
+
+PythonAgentCalls* PythonPart(Agent& agent) { return dynamic_cast<PythonAgentCalls*>(&agent); }
+
+}  // namespace
+
+void RegisterPythonAgent(ClassRegistry* registry, PythonRun* run,
+                         std::shared_ptr<PythonAgentClass> cls) {
+  const Make make = MakerFor(cls->base);
+  if (make == nullptr) {
+    throw ConfigError("", "class " + cls->name + " derives from " + cls->base +
+                              ", which pams_cpp cannot run Python subclasses of");
+  }
+  const std::string name = cls->name;
+  registry->add_agent(name, [make, cls, run](AgentInit init) {
+    nb::object self;
+    return make(std::move(init), cls, run, &self);
+  });
+}
+
+// ---------------------------------------------------------------- bindings
+
+void BindAgents(nb::module_& m) {
+  nb::class_<Agent>(m, "Agent", nb::dynamic_attr())
+      .def_prop_ro("agent_id", &Agent::agent_id)
+      .def_prop_ro("name", [](const Agent& a) { return a.name(); })
+      .def_prop_ro("class_name", [](const Agent& a) { return a.class_name(); })
+      .def_prop_ro("cash_amount", &Agent::cash_amount)
+      .def("get_cash_amount", &Agent::get_cash_amount)
+      .def("set_cash_amount", &Agent::set_cash_amount, nb::arg("cash_amount"))
+      .def("update_cash_amount", &Agent::update_cash_amount, nb::arg("delta"))
+      .def_prop_ro("asset_volumes",
+                   [](const Agent& a) {
+                     nb::dict out;
+                     for (int id : a.accessible_market_ids()) {
+                       out[nb::int_(id)] = nb::int_(a.get_asset_volume(id));
+                     }
+                     return out;
+                   })
+      .def_prop_ro("accessible_market_ids",
+                   [](const Agent& a) { return a.accessible_market_ids(); })
+      .def("get_asset_volume", &Agent::get_asset_volume, nb::arg("market_id"))
+      .def("set_asset_volume", &Agent::set_asset_volume, nb::arg("market_id"),
+           nb::arg("volume"))
+      .def("update_asset_volume", &Agent::update_asset_volume, nb::arg("market_id"),
+           nb::arg("delta"))
+      .def("set_market_accessible", &Agent::set_market_accessible, nb::arg("market_id"))
+      .def("is_market_accessible", &Agent::is_market_accessible, nb::arg("market_id"))
+      .def_prop_ro("is_high_frequency", &Agent::is_high_frequency)
+      .def_prop_ro("prng",
+                   [](nb::handle self) {
+                     return OwnedBy(&nb::cast<Agent&>(self).prng(), self);
+                   })
+      // The Python object of an agent of a Python class; None for the
+      // engine's own classes.
+      .def_prop_ro("python_object",
+                   [](Agent& a) -> nb::object {
+                     PythonAgentCalls* p = PythonPart(a);
+                     return p != nullptr && p->self().is_valid() ? nb::borrow(p->self())
+                                                                 : nb::none();
+                   })
+      // The built-in class's own methods (Python's super()).
+      .def("_base_setup",
+           [](Agent& a, nb::handle settings, const std::vector<int>& ids) {
+             if (PythonAgentCalls* p = PythonPart(a)) {
+               p->BaseSetup(settings, ids);
+               return;
+             }
+             const Json json = ToJson(settings, a.name());
+             a.setup(Settings(json, a.name()), ids);
+           },
+           nb::arg("settings"), nb::arg("accessible_markets_ids"))
+      .def("_base_submit_orders",
+           [](Agent& a, const std::vector<const Market*>& markets) -> nb::list {
+             if (PythonAgentCalls* p = PythonPart(a)) return p->BaseSubmitOrders(markets);
+             throw SimulationError("agent " + a.name() +
+                                   " is run by the engine: its orders are the runner's");
+           },
+           nb::arg("markets"))
+      .def("_base_submit_orders_by_market",
+           [](Agent& a, const Market& market) -> nb::list {
+             if (PythonAgentCalls* p = PythonPart(a)) return p->BaseSubmitOrdersByMarket(market);
+             throw SimulationError("agent " + a.name() +
+                                   " is run by the engine: its orders are the runner's");
+           },
+           nb::arg("market"))
+      // FCNAgent's parameters, as PAMS's attributes (fundamental_weight,
+      // chart_weight, noise_weight, noise_scale, time_window_size,
+      // order_margin, margin_type, mean_reversion_time, is_chart_following).
+      .def_prop_ro("fcn_parameters", [](Agent& a) {
+        const auto* f = dynamic_cast<const FCNAgent*>(&a);
+        if (f == nullptr) throw nb::attribute_error("not an FCNAgent");
+        return nb::make_tuple(f->fundamental_weight(), f->chart_weight(), f->noise_weight(),
+                              f->noise_scale(), f->time_window_size(), f->order_margin(),
+                              static_cast<int>(f->margin_type()), f->mean_reversion_time(),
+                              f->is_chart_following());
+      });
+}
+
+}  // namespace pams::python

@@ -1,0 +1,75 @@
+// Engine agents whose class is written in Python (agents.cc), for the
+// runner binding: the registration of a Python agent class, and the common
+// base through which the runner reaches their Python objects.
+
+#ifndef PAMS_PYTHON_SRC_AGENTS_H_
+#define PAMS_PYTHON_SRC_AGENTS_H_
+
+#include <nanobind/nanobind.h>
+
+#include <memory>
+#include <span>
+#include <string>
+
+#include "pams/market/order.h"
+#include "python_run.h"
+
+namespace pams {
+class Agent;
+class ClassRegistry;
+class Simulator;
+}  // namespace pams
+
+namespace pams::python {
+
+namespace nb = nanobind;
+
+// How the engine runs one Python agent class.
+struct PythonAgentClass {
+  std::string name;  // the name configs use (the class's __name__)
+  // The built-in class it derives from: "Agent", "FCNAgent", ...
+  std::string base;
+  // maker(engine_agent) returns the new Python agent whose _engine is
+  // engine_agent (pams_cpp.runners.base).
+  nb::object maker;
+  // The methods of the built-in class that the Python class overrides.
+  bool setup = false;
+  bool submit_orders = false;
+  bool submitted_order = false;
+  bool executed_order = false;
+  bool canceled_order = false;
+};
+
+// The part of an engine agent that is Python's.
+class PythonAgentBase {
+ public:
+  virtual ~PythonAgentBase() = default;
+  // The Python object (None once the garbage collector cleared it).
+  nb::handle self() const { return self_; }
+  // REQUIRES: the GIL is held.
+  void clear_self() { self_ = nb::object(); }
+
+ protected:
+  nb::object self_;
+};
+
+// Registers `cls` in registry: configs naming cls->name create PyAgents.
+// Throws ConfigError for an unknown base or a name already registered.
+// REQUIRES: run outlives the registry's agents.
+void RegisterPythonAgent(ClassRegistry* registry, PythonRun* run,
+                         std::shared_ptr<PythonAgentClass> cls);
+
+// An Order or Cancel object for the engine, the next after `earlier` (the
+// objects before it in the same submit_orders result: a cancel may cancel
+// one of them). Throws SimulationError naming what is wrong with it.
+// REQUIRES: the GIL is held.
+Action ToAction(const PythonClasses& classes, nb::handle action,
+                std::span<const nb::handle> earlier);
+// The Python Order or Cancel object of an engine action (the result of a
+// built-in agent's submit_orders, for Python's super()).
+nb::object ToPythonAction(const PythonClasses& classes, const Simulator& sim,
+                          const Action& action);
+
+}  // namespace pams::python
+
+#endif  // PAMS_PYTHON_SRC_AGENTS_H_

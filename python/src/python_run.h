@@ -1,0 +1,174 @@
+// PythonRun: what one run shares with the Python classes inside it (agents
+// today): the Python error that stopped the run, the list of markets that
+// Python's submit_orders receives, and the OrderMirror that keeps the
+// Python Order objects agents submitted in step with the engine's orders.
+//
+// Threading: the engine calls everything here on the thread that runs the
+// simulation, with or without the GIL; every method that touches Python
+// takes the GIL itself.
+
+#ifndef PAMS_PYTHON_SRC_PYTHON_RUN_H_
+#define PAMS_PYTHON_SRC_PYTHON_RUN_H_
+
+#include <nanobind/nanobind.h>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pams/logs/logger.h"
+
+#include "pams/market/order.h"
+
+namespace pams {
+class Market;
+class Simulator;
+}  // namespace pams
+
+namespace pams::python {
+
+namespace nb = nanobind;
+
+// A Python error raised inside the engine (in a Python agent, a warning the
+// filters made an error, a KeyboardInterrupt), kept to be raised again once
+// the engine has stopped: an exception thrown through the engine would
+// reach Python as a SimulationError instead.
+class PendingError {
+ public:
+  // Keeps the error set in Python now. REQUIRES: the GIL is held and a
+  // Python error is set.
+  void Take() {
+    if (!error_) error_ = std::make_unique<nb::python_error>();
+  }
+  // Keeps e (the first error wins). REQUIRES: the GIL is held.
+  void Keep(nb::python_error& e) {
+    if (!error_) error_ = std::make_unique<nb::python_error>(e);
+  }
+  bool has_error() const { return error_ != nullptr; }
+  // Raises the kept error. REQUIRES: has_error(), the GIL is held.
+  [[noreturn]] void Raise() {
+    std::unique_ptr<nb::python_error> error = std::move(error_);
+    throw nb::python_error(*error);
+  }
+
+ private:
+  std::unique_ptr<nb::python_error> error_;
+};
+
+// pams_cpp's Python classes that the engine makes objects of, imported once
+// per runner.
+struct PythonClasses {
+  // REQUIRES: the GIL is held.
+  PythonClasses();
+  nb::object order;  // pams_cpp.order.Order
+  nb::object cancel;
+  nb::object limit_order;  // pams_cpp.order.LIMIT_ORDER
+  nb::object market_order;
+  nb::object order_log;  // pams_cpp.logs.base.OrderLog
+  nb::object cancel_log;
+  nb::object execution_log;
+
+  const nb::object& kind(OrderKind k) const {
+    return k == OrderKind::kLimit ? limit_order : market_order;
+  }
+  template <typename Visit>
+  void Traverse(Visit&& visit) const {
+    for (const nb::object* o : {&order, &cancel, &limit_order, &market_order, &order_log,
+                                &cancel_log, &execution_log}) {
+      visit(o->ptr());
+    }
+  }
+};
+
+// PAMS's Order objects are the market's own: the market sets their
+// order_id and placed_at (and moves their price onto the tick grid), an
+// execution lowers their volume, a cancel marks them canceled. The engine
+// copies orders instead, so this logger, the first a run's markets write
+// to, does the same to the Python objects an agent returned, at the moment
+// PAMS does it (before the agents' callbacks).
+class OrderMirror final : public Logger {
+ public:
+  // REQUIRES: classes outlives this object.
+  explicit OrderMirror(const PythonClasses* classes) : classes_(classes) {}
+  // REQUIRES: before the first log; simulator outlives this object.
+  void set_simulator(const Simulator* simulator) { simulator_ = simulator; }
+
+  // `action` (an Order or a Cancel object) was returned by agent
+  // `agent_id` and will be processed after those returned before it.
+  // REQUIRES: the GIL is held.
+  void Expect(int agent_id, nb::handle action);
+  // Forgets what agent_id's last actions left unprocessed.
+  void Forget(int agent_id);
+
+  void process_order_log(const OrderLog& log) override;
+  void process_cancel_log(const CancelLog& log) override;
+  void process_execution_log(const ExecutionLog& log) override;
+  void process_expiration_log(const ExpirationLog& log) override;
+
+  // The Python objects held, for the garbage collector.
+  template <typename Visit>
+  void Traverse(Visit&& visit) const {
+    for (const auto& [agent, queue] : pending_) {
+      for (const nb::object& o : queue) visit(o.ptr());
+    }
+    for (const auto& [key, o] : live_) visit(o.ptr());
+  }
+  // Drops every Python object. REQUIRES: the GIL is held.
+  void Clear();
+
+ private:
+  const PythonClasses* classes_;
+  const Simulator* simulator_ = nullptr;
+  // Orders and cancels not yet processed, per agent, in submission order.
+  std::map<int, std::deque<nb::object>> pending_;
+  size_t n_pending_ = 0;
+  // Python orders in a book, by (market id, order id).
+  std::map<std::pair<int, int64_t>, nb::object> live_;
+};
+
+struct PythonRun {
+  // REQUIRES: the GIL is held.
+  PythonRun() : mirror(&classes) {}
+  PythonRun(const PythonRun&) = delete;
+  PythonRun& operator=(const PythonRun&) = delete;
+
+  // REQUIRES: before the run's first log; sim outlives this object.
+  void set_simulator(const Simulator* sim) {
+    simulator = sim;
+    mirror.set_simulator(sim);
+  }
+
+  const Simulator* simulator = nullptr;
+  PythonClasses classes;
+  PendingError pending;
+  OrderMirror mirror;
+  // What Python's submit_orders(markets=...) gets: the simulator's list.
+  nb::object markets;
+  // The runner's Python object (borrowed: it owns this), which the engine
+  // objects given to Python belong to.
+  nb::handle owner;
+
+  template <typename Visit>
+  void Traverse(Visit&& visit) const {
+    classes.Traverse(visit);
+    mirror.Traverse(visit);
+    visit(markets.ptr());
+  }
+  // REQUIRES: the GIL is held.
+  void Clear() {
+    mirror.Clear();
+    markets = nb::object();
+  }
+};
+
+// Python's value of an engine price in `market`: an int where PAMS's market
+// has an int tick size, else a float (market.cc).
+nb::object PriceObject(const Market& market, double price);
+
+}  // namespace pams::python
+
+#endif  // PAMS_PYTHON_SRC_PYTHON_RUN_H_

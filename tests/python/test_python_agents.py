@@ -1,0 +1,113 @@
+"""Python agent classes on pams_cpp against the same classes on PAMS 0.3.0:
+the same config and seed give identical market logs, identical agents
+(cash, volumes and every field of their own), and the runner's generator
+ends in the same state."""
+import copy
+import json
+import os
+import random
+
+import pams
+import pytest
+
+import pams_cpp
+import user_classes
+from conftest import ROOT
+
+PAMS_CLASSES = user_classes.define(pams)
+OUR_CLASSES = user_classes.define(pams_cpp)
+
+
+def typed_value(v):
+    if isinstance(v, float):
+        return ("float", repr(float(v)))
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__, [typed_value(x) for x in v])
+    if isinstance(v, dict):
+        return ("dict", sorted((k, typed_value(x)) for k, x in v.items()))
+    return (type(v).__name__, repr(v))
+
+
+def ci2002(**groups):
+    """CI2002 with extra agent groups: name -> (class, count, extra keys)."""
+    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
+        config = json.load(f)
+    for name, (cls, count, extra) in groups.items():
+        group = copy.deepcopy(config["FCNAgents"])
+        group.update({"class": cls, "numAgents": count}, **extra)
+        config[name] = group
+        config["simulation"]["agents"].append(name)
+    return config
+
+
+CONFIGS = {
+    # PAMS's user_class sample: the FCNAgents are a subclass that changes nothing.
+    "user_class": ci2002(),
+    "cancel": ci2002(CancelFCNAgents=("CancelFCNAgent", 30, {"cancelRate": [0.1, 0.5]})),
+    "invest_div": ci2002(InvestDivFCNAgents=("InvestDivFCNAgent", 30,
+                                             {"leverageRatio": 1.5, "diversityRatio": 0.4})),
+    "keeper": ci2002(KeeperAgents=("KeeperAgent", 10, {"maxAge": 4, "spread": [0.0, 0.02]}),
+                     Quoters=("QuoterAgent", 2, {})),
+}
+CONFIGS["user_class"]["FCNAgents"]["class"] = "UserDefinedFCNAgent"
+CONFIGS["keeper"]["simulation"]["sessions"][1]["maxNormalOrders"] = 5
+CONFIGS["keeper"]["simulation"]["sessions"][1]["maxHighFrequencyOrders"] = 2
+
+
+def shock_transfer():
+    """PAMS's shock_transfer sample (three markets, an index, arbitrageurs,
+    a shock) with KeeperAgents trading in all three and CancelFCNAgents."""
+    with open(os.path.join(ROOT, "samples/shock_transfer/config.json")) as f:
+        config = json.load(f)
+    config["KeeperAgents"] = {
+        "class": "KeeperAgent", "numAgents": 10, "cashAmount": 10000, "assetVolume": 50,
+        "markets": ["SpotMarket-1", "SpotMarket-2", "IndexMarket-I"], "maxAge": 6}
+    config["FCNAgents-2"]["class"] = "CancelFCNAgent"
+    config["simulation"]["agents"].append("KeeperAgents")
+    return config
+
+
+CONFIGS["shock_transfer"] = shock_transfer()
+
+
+def run(pkg, classes, config, seed):
+    saver = pkg.logs.market_step_loggers.MarketStepSaver()
+    prng = random.Random(seed)
+    runner = pkg.runners.SequentialRunner(settings=copy.deepcopy(config), prng=prng,
+                                          logger=saver)
+    for cls in classes.values():
+        runner.class_register(cls)
+    runner.main()
+    agents = []
+    for a in runner.simulator.agents:
+        own = a.state() if hasattr(a, "state") else None
+        agents.append((a.name, type(a).__name__, repr(float(a.cash_amount)),
+                       sorted(a.asset_volumes.items()), typed_value(own)))
+    logs = [{k: typed_value(v) for k, v in log.items()} for log in saver.market_step_logs]
+    return logs, agents, prng.getstate()
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_python_agents_as_in_pams(name, seed, capsys):
+    ref = run(pams, PAMS_CLASSES, CONFIGS[name], seed)
+    ours = run(pams_cpp, OUR_CLASSES, CONFIGS[name], seed)
+    assert ours[0] == ref[0]
+    assert ours[1] == ref[1]
+    assert ours[2] == ref[2]
+    assert len(ref[0]) >= 600
+
+
+def test_override_detection():
+    """A subclass that overrides nothing runs in C++; overrides are found
+    once per class, also of submit_orders_by_market."""
+    from pams_cpp.runners.base import _agent_class
+
+    info = _agent_class(OUR_CLASSES["UserDefinedFCNAgent"], None)
+    assert info.base == "FCNAgent"
+    assert not (info.setup or info.submit_orders or info.submitted_order
+                or info.executed_order or info.canceled_order)
+    info = _agent_class(OUR_CLASSES["CancelFCNAgent"], None)
+    assert info.setup and info.submit_orders and not info.executed_order
+    info = _agent_class(OUR_CLASSES["QuoterAgent"], None)
+    assert info.base == "HighFrequencyAgent" and info.submit_orders

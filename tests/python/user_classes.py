@@ -1,0 +1,176 @@
+"""Python classes of users, defined once for PAMS and once for pams_cpp from
+the same source (define(pkg) with pkg the pams or the pams_cpp module), so
+that the differential tests run the very same user code on both.
+
+UserDefinedFCNAgent, CancelFCNAgent and InvestDivFCNAgent behave as the
+user classes of PAMS's samples (user_class, cancel_test, invest_div),
+written here anew; KeeperAgent and QuoterAgent are ours: agents with state
+that keep their orders and cancel them later (also in the same result),
+read the markets' histories and draw with every kind of random.Random call.
+"""
+import importlib
+
+
+def define(pkg):
+    agents = importlib.import_module(pkg.__name__ + ".agents")
+    order_module = importlib.import_module(pkg.__name__ + ".order")
+    json_random = importlib.import_module(pkg.__name__ + ".utils.json_random")
+    Agent = agents.Agent
+    FCNAgent = agents.FCNAgent
+    HighFrequencyAgent = agents.HighFrequencyAgent
+    Order, Cancel = order_module.Order, order_module.Cancel
+    LIMIT_ORDER, MARKET_ORDER = order_module.LIMIT_ORDER, order_module.MARKET_ORDER
+    JsonRandom = json_random.JsonRandom
+
+    class UserDefinedFCNAgent(FCNAgent):
+        pass
+
+    class CancelFCNAgent(FCNAgent):
+        def setup(self, settings, accessible_markets_ids, *args, **kwargs):
+            super().setup(settings=settings, accessible_markets_ids=accessible_markets_ids)
+            self.cancel_rate = (JsonRandom(prng=self.prng).random(settings["cancelRate"])
+                                if "cancelRate" in settings else 0.3)
+
+        def submit_orders_by_market(self, market):
+            orders = super().submit_orders_by_market(market=market)
+            cancels = [Cancel(order=o) for o in orders
+                       if isinstance(o, Order) and self.prng.random() < self.cancel_rate]
+            return orders + cancels
+
+    class InvestDivFCNAgent(FCNAgent):
+        def __init__(self, agent_id, prng, simulator, name, logger=None):
+            super().__init__(agent_id=agent_id, prng=prng, simulator=simulator, name=name,
+                             logger=logger)
+            self.leverage_ratio = 1.0
+            self.diversity_ratio = 1.0
+
+        def setup(self, settings, accessible_markets_ids, *args, **kwargs):
+            super().setup(settings, accessible_markets_ids, *args, **kwargs)
+            self.leverage_ratio = float(settings["leverageRatio"])
+            self.diversity_ratio = float(settings["diversityRatio"])
+
+        def value(self, market):
+            return market.get_market_price() * self.get_asset_volume(market_id=market.market_id)
+
+        def submit_orders(self, markets):
+            mine = [m for m in markets if self.is_market_accessible(market_id=m.market_id)]
+            net = self.get_cash_amount() + sum(self.value(m) for m in mine)
+            if sum(abs(self.value(m)) for m in mine) > self.leverage_ratio * net:
+                return []
+            by_id = {m.market_id: m for m in mine}
+            out = []
+            for order in super().submit_orders(markets=mine):
+                market = by_id[order.market_id]
+                if abs(self.value(market)) <= self.diversity_ratio * net:
+                    out.append(order)
+                elif self.get_asset_volume(market_id=market.market_id) != 0:
+                    out.append(Order(agent_id=self.agent_id, market_id=market.market_id,
+                                     is_buy=self.get_asset_volume(market.market_id) < 0,
+                                     kind=MARKET_ORDER, volume=1, ttl=10))
+            return out
+
+    class KeeperAgent(Agent):
+        """Keeps its orders, cancels those older than maxAge, records every
+        callback with every field."""
+
+        def setup(self, settings, accessible_markets_ids, *args, **kwargs):
+            super().setup(settings, accessible_markets_ids)
+            self.max_age = int(settings.get("maxAge", 5))
+            self.spread = JsonRandom(prng=self.prng).random(settings.get("spread", [0.001, 0.01]))
+            self.kept = []
+            self.history = []
+            self.n_calls = 0
+
+        def submit_orders(self, markets):
+            self.n_calls += 1
+            mine = [m for m in markets if self.is_market_accessible(m.market_id)]
+            market = self.prng.choice(mine)
+            t = market.get_time()
+            actions = []
+            open_orders = []
+            for o in self.kept:
+                if o.volume > 0 and not o.is_canceled:
+                    if t - o.placed_at >= self.max_age:
+                        actions.append(Cancel(order=o))
+                    else:
+                        open_orders.append(o)
+            self.kept = open_orders
+            prices = market.get_market_prices(times=list(range(max(0, t - 5), t + 1)))
+            reference = sum(prices) / len(prices)
+            self.history.append(("look", t, market.get_mid_price(), market.get_vwap(),
+                                 market.get_best_buy_price(), market.get_best_sell_price(),
+                                 market.get_executed_volume(), market.get_fundamental_price(),
+                                 self.get_cash_amount(), dict(self.asset_volumes)))
+            is_buy = self.prng.random() < 0.5
+            volume = self.prng.randint(1, 3)
+            if self.prng.random() < 0.1:
+                order = Order(agent_id=self.agent_id, market_id=market.market_id,
+                              is_buy=is_buy, kind=MARKET_ORDER, volume=volume)
+            else:
+                shift = self.prng.gauss(0.0, 0.5) + self.prng.uniform(-0.1, 0.1)
+                price = reference * (1 - self.spread if is_buy else 1 + self.spread) + shift
+                order = Order(agent_id=self.agent_id, market_id=market.market_id,
+                              is_buy=is_buy, kind=LIMIT_ORDER, volume=volume, price=price,
+                              ttl=self.prng.choice([None, 3, 10]))
+            actions.append(order)
+            self.kept.append(order)
+            if self.prng.random() < 0.05:
+                actions.append(Cancel(order=order))  # cancels it at once
+            deck = list(range(6))
+            self.prng.shuffle(deck)
+            self.history.append(("draw", deck, self.prng.sample(range(100), 2),
+                                 self.prng.getrandbits(70), self.prng.expovariate(2.0)))
+            return actions
+
+        def submitted_order(self, log):
+            self.history.append(("submitted", log.order_id, log.market_id, log.time,
+                                 log.agent_id, log.is_buy, log.kind.kind_id, log.volume,
+                                 log.price, log.ttl))
+
+        def executed_order(self, log):
+            self.history.append(("executed", log.market_id, log.time, log.buy_agent_id,
+                                 log.sell_agent_id, log.buy_order_id, log.sell_order_id,
+                                 log.price, log.volume))
+
+        def canceled_order(self, log):
+            self.history.append(("canceled", log.order_id, log.market_id, log.cancel_time,
+                                 log.order_time, log.agent_id, log.is_buy, log.kind.kind_id,
+                                 log.volume, log.price, log.ttl))
+
+        def state(self):
+            return (self.n_calls, self.max_age, self.spread, self.history,
+                    [(o.order_id, o.placed_at, o.volume, o.price, o.ttl, o.is_canceled,
+                      o.is_buy, o.kind.kind_id) for o in self.kept])
+
+    class QuoterAgent(HighFrequencyAgent):
+        """A high-frequency agent quoting around the mid price, canceling its
+        previous quote each time."""
+
+        def setup(self, settings, accessible_markets_ids, *args, **kwargs):
+            super().setup(settings, accessible_markets_ids)
+            self.last = None
+            self.quotes = 0
+
+        def submit_orders(self, markets):
+            market = markets[0]
+            mid = market.get_mid_price()
+            if mid is None:
+                return []
+            actions = []
+            if self.last is not None and self.last.volume > 0 and not self.last.is_canceled:
+                actions.append(Cancel(order=self.last))
+            is_buy = self.prng.random() < 0.5
+            self.last = Order(agent_id=self.agent_id, market_id=market.market_id, is_buy=is_buy,
+                              kind=LIMIT_ORDER, volume=1,
+                              price=mid * (0.999 if is_buy else 1.001))
+            self.quotes += 1
+            actions.append(self.last)
+            return actions
+
+        def state(self):
+            last = self.last
+            return (self.quotes, None if last is None else
+                    (last.order_id, last.placed_at, last.volume, last.price, last.is_canceled))
+
+    return {cls.__name__: cls for cls in (UserDefinedFCNAgent, CancelFCNAgent,
+                                          InvestDivFCNAgent, KeeperAgent, QuoterAgent)}
