@@ -15,6 +15,7 @@ from . import agents
 from . import logs
 from . import runners
 from . import utils
+from ._install import install_as_pams
 from .index_market import IndexMarket
 from .market import Market
 from .order import LIMIT_ORDER
@@ -36,6 +37,7 @@ __all__ = [
     "Order",
     "OrderKind",
     "agents",
+    "install_as_pams",
     "utils",
     "IndexMarket",
     "Market",

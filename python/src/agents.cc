@@ -52,7 +52,69 @@ PythonClasses::PythonClasses() {
   market_order = order_module.attr("MARKET_ORDER");
   order_log = logs_module.attr("OrderLog");
   cancel_log = logs_module.attr("CancelLog");
+  expiration_log = logs_module.attr("ExpirationLog");
   execution_log = logs_module.attr("ExecutionLog");
+  simulation_begin_log = logs_module.attr("SimulationBeginLog");
+  simulation_end_log = logs_module.attr("SimulationEndLog");
+  session_begin_log = logs_module.attr("SessionBeginLog");
+  session_end_log = logs_module.attr("SessionEndLog");
+  market_step_begin_log = logs_module.attr("MarketStepBeginLog");
+  market_step_end_log = logs_module.attr("MarketStepEndLog");
+}
+
+// ------------------------------------------------------------- Python logs
+
+namespace {
+
+nb::object OptionalInt(const std::optional<int64_t>& v) {
+  return v ? nb::object(nb::int_(*v)) : nb::none();
+}
+
+nb::object OptionalPriceOf(const PythonRun& run, int market_id,
+                           const std::optional<double>& price) {
+  return price ? PriceObject(run.simulator->market(market_id), *price) : nb::none();
+}
+
+}  // namespace
+
+nb::object PythonLog(const PythonRun& run, const OrderLog& log) {
+  return run.classes.order_log(log.order_id, log.market_id, log.time, log.agent_id,
+                               log.is_buy, run.classes.kind(log.kind), log.volume,
+                               OptionalPriceOf(run, log.market_id, log.price),
+                               OptionalInt(log.ttl));
+}
+
+nb::object PythonLog(const PythonRun& run, const CancelLog& log) {
+  return run.classes.cancel_log(log.order_id, log.market_id, log.cancel_time, log.order_time,
+                                log.agent_id, log.is_buy, run.classes.kind(log.kind),
+                                log.volume, OptionalPriceOf(run, log.market_id, log.price),
+                                OptionalInt(log.ttl));
+}
+
+nb::object PythonLog(const PythonRun& run, const ExpirationLog& log) {
+  return run.classes.expiration_log(log.order_id, log.market_id, log.time, log.order_time,
+                                    log.agent_id, log.is_buy, run.classes.kind(log.kind),
+                                    log.volume, OptionalPriceOf(run, log.market_id, log.price),
+                                    OptionalInt(log.ttl));
+}
+
+nb::object PythonLog(const PythonRun& run, const ExecutionLog& log) {
+  return run.classes.execution_log(log.market_id, log.time, log.buy_agent_id,
+                                   log.sell_agent_id, log.buy_order_id, log.sell_order_id,
+                                   PriceObject(run.simulator->market(log.market_id), log.price),
+                                   log.volume);
+}
+
+void StopWithPythonError(PythonRun* run, nb::python_error& e, const std::string& where) {
+  nb::handle value = e.value();
+  if (nb::hasattr(value, "add_note")) {
+    try {
+      value.attr("add_note")(where);
+    } catch (nb::python_error&) {
+    }
+  }
+  run->pending.Keep(e);
+  throw SimulationError(where + ": " + e.what());
 }
 
 // ---------------------------------------------------------------- OrderMirror
@@ -231,10 +293,6 @@ nb::object ToPythonAction(const PythonClasses& classes, const Simulator& sim,
 
 namespace {
 
-nb::object OptionalInt(const std::optional<int64_t>& v) {
-  return v ? nb::object(nb::int_(*v)) : nb::none();
-}
-
 // What Python's super() calls and the Python agent classes reach.
 class PythonAgentCalls : public PythonAgentBase {
  public:
@@ -297,36 +355,19 @@ class PyAgent final : public Base, public PythonAgentCalls {
   void submitted_order(const OrderLog& log) override {
     if (!cls_->submitted_order) return;
     nb::gil_scoped_acquire gil;
-    const Market& market = run_->simulator->market(log.market_id);
-    Call("submitted_order", [&] {
-      self_.attr("submitted_order")(run_->classes.order_log(
-          log.order_id, log.market_id, log.time, log.agent_id, log.is_buy,
-          run_->classes.kind(log.kind), log.volume,
-          log.price ? PriceObject(market, *log.price) : nb::none(), OptionalInt(log.ttl)));
-    });
+    Call("submitted_order", [&] { self_.attr("submitted_order")(PythonLog(*run_, log)); });
   }
 
   void executed_order(const ExecutionLog& log) override {
     if (!cls_->executed_order) return;
     nb::gil_scoped_acquire gil;
-    const Market& market = run_->simulator->market(log.market_id);
-    Call("executed_order", [&] {
-      self_.attr("executed_order")(run_->classes.execution_log(
-          log.market_id, log.time, log.buy_agent_id, log.sell_agent_id, log.buy_order_id,
-          log.sell_order_id, PriceObject(market, log.price), log.volume));
-    });
+    Call("executed_order", [&] { self_.attr("executed_order")(PythonLog(*run_, log)); });
   }
 
   void canceled_order(const CancelLog& log) override {
     if (!cls_->canceled_order) return;
     nb::gil_scoped_acquire gil;
-    const Market& market = run_->simulator->market(log.market_id);
-    Call("canceled_order", [&] {
-      self_.attr("canceled_order")(run_->classes.cancel_log(
-          log.order_id, log.market_id, log.cancel_time, log.order_time, log.agent_id,
-          log.is_buy, run_->classes.kind(log.kind), log.volume,
-          log.price ? PriceObject(market, *log.price) : nb::none(), OptionalInt(log.ttl)));
-    });
+    Call("canceled_order", [&] { self_.attr("canceled_order")(PythonLog(*run_, log)); });
   }
 
   void BaseSetup(nb::handle settings, const std::vector<int>& ids) override {
@@ -384,18 +425,10 @@ class PyAgent final : public Base, public PythonAgentCalls {
       f();
     } catch (nb::python_error& e) {
       const int64_t t = this->simulator().time();
-      const std::string where = std::string("in ") + method + " of agent " + this->name() +
-                                " (" + cls_->name + ")" +
-                                (t >= 0 ? " at step " + std::to_string(t) : "");
-      nb::handle value = e.value();
-      if (nb::hasattr(value, "add_note")) {
-        try {
-          value.attr("add_note")(where);
-        } catch (nb::python_error&) {
-        }
-      }
-      run_->pending.Keep(e);
-      throw SimulationError(where + ": " + e.what());
+      StopWithPythonError(run_, e,
+                          std::string("in ") + method + " of agent " + this->name() + " (" +
+                              cls_->name + ")" +
+                              (t >= 0 ? " at step " + std::to_string(t) : ""));
     }
   }
 
@@ -419,10 +452,7 @@ std::unique_ptr<Agent> MakeAgent(AgentInit init, std::shared_ptr<PythonAgentClas
   try {
     *self = cls->maker(OwnedBy(static_cast<Agent*>(agent.get()), run->owner));
   } catch (nb::python_error& e) {
-    const std::string where = "creating agent " + agent->name() + " (" + cls->name + ")";
-    if (nb::hasattr(e.value(), "add_note")) e.value().attr("add_note")(where);
-    run->pending.Keep(e);
-    throw SimulationError(where + ": " + e.what());
+    StopWithPythonError(run, e, "creating agent " + agent->name() + " (" + cls->name + ")");
   }
   agent->Attach(*self);
   return agent;

@@ -41,25 +41,27 @@ class StdoutStepPrinter : public Logger {
   StdoutStepPrinter()
       : file_(fopencookie(nullptr, "w", cookie_io_functions_t{nullptr, &WriteToStdout,
                                                                nullptr, nullptr})),
-        printer_(file_) {}
+        printer_(std::make_unique<MarketStepPrintLogger>(file_)) {}
   ~StdoutStepPrinter() override {
+    // The printer flushes into file_ when it is destroyed: before fclose.
     try {
-      printer_.flush();
+      printer_->flush();
     } catch (...) {
     }
+    printer_.reset();
     std::fclose(file_);
   }
   StdoutStepPrinter(const StdoutStepPrinter&) = delete;
   StdoutStepPrinter& operator=(const StdoutStepPrinter&) = delete;
 
   void process_market_step_end_log(const MarketStepEndLog& log) override {
-    printer_.process_market_step_end_log(log);
+    printer_->process_market_step_end_log(log);
   }
-  void flush() override { printer_.flush(); }
+  void flush() override { printer_->flush(); }
 
  private:
   std::FILE* file_;
-  MarketStepPrintLogger printer_;
+  std::unique_ptr<MarketStepPrintLogger> printer_;
 };
 
 }  // namespace

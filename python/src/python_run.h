@@ -70,15 +70,25 @@ struct PythonClasses {
   nb::object market_order;
   nb::object order_log;  // pams_cpp.logs.base.OrderLog
   nb::object cancel_log;
+  nb::object expiration_log;
   nb::object execution_log;
+  nb::object simulation_begin_log;
+  nb::object simulation_end_log;
+  nb::object session_begin_log;
+  nb::object session_end_log;
+  nb::object market_step_begin_log;
+  nb::object market_step_end_log;
 
   const nb::object& kind(OrderKind k) const {
     return k == OrderKind::kLimit ? limit_order : market_order;
   }
   template <typename Visit>
   void Traverse(Visit&& visit) const {
-    for (const nb::object* o : {&order, &cancel, &limit_order, &market_order, &order_log,
-                                &cancel_log, &execution_log}) {
+    for (const nb::object* o :
+         {&order, &cancel, &limit_order, &market_order, &order_log, &cancel_log,
+          &expiration_log, &execution_log, &simulation_begin_log, &simulation_end_log,
+          &session_begin_log, &session_end_log, &market_step_begin_log,
+          &market_step_end_log}) {
       visit(o->ptr());
     }
   }
@@ -146,8 +156,11 @@ struct PythonRun {
   PythonClasses classes;
   PendingError pending;
   OrderMirror mirror;
-  // What Python's submit_orders(markets=...) gets: the simulator's list.
+  // What Python's submit_orders(markets=...) gets: the simulator's list
+  // (market objects by id); and the runner's Python Simulator (what the
+  // logs' `simulator` is). Set before the run.
   nb::object markets;
+  nb::object simulator_object;
   // The runner's Python object (borrowed: it owns this), which the engine
   // objects given to Python belong to.
   nb::handle owner;
@@ -157,13 +170,28 @@ struct PythonRun {
     classes.Traverse(visit);
     mirror.Traverse(visit);
     visit(markets.ptr());
+    visit(simulator_object.ptr());
   }
   // REQUIRES: the GIL is held.
   void Clear() {
     mirror.Clear();
     markets = nb::object();
+    simulator_object = nb::object();
   }
 };
+
+// The Python log object (pams_cpp.logs.base) of an engine log.
+// REQUIRES: the GIL is held.
+nb::object PythonLog(const PythonRun& run, const OrderLog& log);
+nb::object PythonLog(const PythonRun& run, const CancelLog& log);
+nb::object PythonLog(const PythonRun& run, const ExpirationLog& log);
+nb::object PythonLog(const PythonRun& run, const ExecutionLog& log);
+
+// Keeps the Python error e, with a note saying where it was raised, to be
+// raised from the run, and throws SimulationError(where: e) to stop the
+// engine. REQUIRES: the GIL is held.
+[[noreturn]] void StopWithPythonError(PythonRun* run, nb::python_error& e,
+                                      const std::string& where);
 
 // Python's value of an engine price in `market`: an int where PAMS's market
 // has an int tick size, else a float (market.cc).

@@ -34,6 +34,7 @@
 #include "pams/runners/runner.h"
 #include "pams/simulator/simulator.h"
 #include "pams/tensorflow/tensorflow_runner.h"
+#include "python_logger.h"
 #include "python_run.h"
 
 namespace pams::python {
@@ -113,7 +114,18 @@ class PyRunner {
     RegisterPythonAgent(&registry_, run_.get(), std::move(cls));
   }
 
-  void SetMarkets(nb::object markets) { run_->markets = std::move(markets); }
+  // A logger written in Python. REQUIRES: before Setup().
+  void AddPythonLogger(nb::object logger, PythonLogKinds kinds) {
+    python_loggers_.push_back(std::make_unique<PythonLogger>(std::move(logger), kinds, run_.get()));
+    loggers_.add(python_loggers_.back().get());
+  }
+
+  // The Python objects the engine hands to Python code: the markets by id
+  // and the Python Simulator. REQUIRES: before Run().
+  void SetPythonObjects(nb::object markets, nb::object simulator) {
+    run_->markets = std::move(markets);
+    run_->simulator_object = std::move(simulator);
+  }
 
   void Setup() {
     run_->owner = nb::find(this);
@@ -192,6 +204,7 @@ class PyRunner {
     };
     for (const nb::object& o : kept_) each(o.ptr());
     for (const auto& cls : agent_classes_) each(cls->maker.ptr());
+    for (const auto& logger : python_loggers_) each(logger->logger().ptr());
     if (run_) run_->Traverse(each);
     if (runner_) {
       for (const auto& agent : runner_->simulator().agents()) {
@@ -206,6 +219,7 @@ class PyRunner {
   void Clear() {
     kept_.clear();
     for (const auto& cls : agent_classes_) cls->maker = nb::object();
+    for (const auto& logger : python_loggers_) logger->Clear();
     if (run_) run_->Clear();
     if (runner_) {
       for (const auto& agent : runner_->simulator().agents()) {
@@ -223,6 +237,7 @@ class PyRunner {
   Loggers loggers_;
   std::vector<nb::object> kept_;
   std::vector<std::shared_ptr<PythonAgentClass>> agent_classes_;
+  std::vector<std::unique_ptr<PythonLogger>> python_loggers_;
   std::unique_ptr<Runner> runner_;
 };
 
@@ -266,7 +281,17 @@ void BindRunner(nb::module_& m) {
              r.RegisterAgentClass(std::make_shared<PythonAgentClass>(cls));
            },
            nb::arg("cls"))
-      .def("set_markets", &PyRunner::SetMarkets, nb::arg("markets"))
+      .def("add_python_logger",
+           [](PyRunner& r, nb::object logger, bool order, bool cancel, bool expiration,
+              bool execution, bool market_step_begin, bool market_step_end) {
+             r.AddPythonLogger(std::move(logger),
+                               PythonLogKinds{order, cancel, expiration, execution,
+                                              market_step_begin, market_step_end});
+           },
+           nb::arg("logger"), nb::arg("order"), nb::arg("cancel"), nb::arg("expiration"),
+           nb::arg("execution"), nb::arg("market_step_begin"), nb::arg("market_step_end"))
+      .def("set_python_objects", &PyRunner::SetPythonObjects, nb::arg("markets"),
+           nb::arg("simulator"))
       .def("setup", &PyRunner::Setup)
       .def("run", &PyRunner::Run)
       .def("prng_state", &PyRunner::PrngState)

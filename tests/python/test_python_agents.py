@@ -16,6 +16,8 @@ from conftest import ROOT
 
 PAMS_CLASSES = user_classes.define(pams)
 OUR_CLASSES = user_classes.define(pams_cpp)
+PAMS_LOGGERS = user_classes.define_loggers(pams)
+OUR_LOGGERS = user_classes.define_loggers(pams_cpp)
 
 
 def typed_value(v):
@@ -111,3 +113,81 @@ def test_override_detection():
     assert info.setup and info.submit_orders and not info.executed_order
     info = _agent_class(OUR_CLASSES["QuoterAgent"], None)
     assert info.base == "HighFrequencyAgent" and info.submit_orders
+
+
+@pytest.mark.parametrize("logger, seed", [("RecordingLogger", 1), ("RecordingLogger", 2),
+                                          ("RecordingLogger", 3), ("StepEndLogger", 1),
+                                          ("ProcessLogger", 1)])
+@pytest.mark.parametrize("name", ["keeper", "shock_transfer"])
+def test_python_loggers_receive_what_pams_gives(logger, name, seed, capsys):
+    """Every log a Python logger receives, in the same order, every field."""
+    records = []
+    for pkg, classes, loggers in ((pams, PAMS_CLASSES, PAMS_LOGGERS),
+                                  (pams_cpp, OUR_CLASSES, OUR_LOGGERS)):
+        log = loggers[logger]()
+        runner = pkg.runners.SequentialRunner(settings=copy.deepcopy(CONFIGS[name]),
+                                              prng=random.Random(seed), logger=log)
+        for cls in classes.values():
+            runner.class_register(cls)
+        runner.main()
+        records.append(typed_value(log.records))
+    assert records[1] == records[0]
+    assert len(records[0][1]) >= 600
+
+
+def test_a_logger_sees_only_the_kinds_it_overrides():
+    from pams_cpp.runners.base import _log_kinds
+
+    kinds = _log_kinds(OUR_LOGGERS["StepEndLogger"])
+    assert kinds == {"order": False, "cancel": False, "expiration": False, "execution": False,
+                     "market_step_begin": False, "market_step_end": True}
+    assert all(_log_kinds(OUR_LOGGERS["ProcessLogger"]).values())
+
+
+def test_overriding_an_engine_logger_is_refused():
+    class MySaver(pams_cpp.logs.MarketStepSaver):
+        def process_market_step_end_log(self, log):
+            pass
+
+    with pytest.raises(NotImplementedError, match="subclass pams_cpp.logs.Logger"):
+        pams_cpp.runners.SequentialRunner(settings=CONFIGS["keeper"], logger=MySaver())
+
+
+def test_install_as_pams_runs_code_written_for_pams_unchanged(tmp_path):
+    """Code that imports pams (here user_classes.define(pams) and PAMS's
+    runner API) runs on pams_cpp after install_as_pams(), with PAMS's
+    results."""
+    import subprocess
+    import sys
+    import textwrap
+
+    config_path = tmp_path / "config.json"
+    config_path.write_text(json.dumps(CONFIGS["cancel"]))
+    script = textwrap.dedent(f"""
+        import json, random, sys, warnings
+        warnings.simplefilter("ignore")
+        sys.path.insert(0, {os.path.dirname(__file__)!r})
+        import pams_cpp
+        pams_cpp.install_as_pams()
+        import pams
+        from pams.logs.market_step_loggers import MarketStepSaver
+        from pams.runners import SequentialRunner
+        import user_classes
+        assert pams is pams_cpp
+        saver = MarketStepSaver()
+        runner = SequentialRunner(settings={str(config_path)!r}, prng=random.Random(2),
+                                  logger=saver)
+        for cls in user_classes.define(pams).values():
+            runner.class_register(cls)
+        runner.main()
+        print(json.dumps([log["market_price"] for log in saver.market_step_logs]))
+        try:
+            import pams.events
+        except ModuleNotFoundError as e:
+            print(e)
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    ref = run(pams, PAMS_CLASSES, CONFIGS["cancel"], 2)[0]
+    assert json.loads(out[-2]) == [float(eval(log["market_price"][1])) for log in ref]
+    assert out[-1].startswith("pams_cpp has no module pams.events")

@@ -135,3 +135,32 @@ def test_simulator_and_market_getters_match_pams():
             om.get_market_price(t + 1)
     assert [s.name for s in ours.simulator.sessions] == [s.name for s in ref.simulator.sessions]
     assert sorted(ours.simulator.name2market) == sorted(ref.simulator.name2market)
+
+
+def test_printers_close_their_stream_after_their_last_write():
+    """A printer's last flush comes before its stream closes (it once came
+    after: a write to a freed FILE, which corrupted the heap). glibc's
+    MALLOC_PERTURB_ fills freed memory, so that such a write fails loudly."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(f"""
+        import io, contextlib, json, random, gc, warnings
+        warnings.simplefilter("ignore")
+        import pams_cpp
+        config = json.load(open({os.path.join(ROOT, "samples/CI2002/config.json")!r}))
+        config["simulation"]["sessions"][1]["iterationSteps"] = 5
+        for i in range(40):
+            printer = pams_cpp.logs.MarketStepPrintLogger()
+            with contextlib.redirect_stdout(io.StringIO()):
+                pams_cpp.SequentialRunner(settings=config, prng=random.Random(i),
+                                          logger=printer).main()
+            del printer
+            gc.collect()
+        print("ok")
+    """)
+    env = dict(os.environ, MALLOC_PERTURB_="165", MALLOC_CHECK_="3")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-2000:]

@@ -11,6 +11,81 @@ read the markets' histories and draw with every kind of random.Random call.
 import importlib
 
 
+def define_loggers(pkg):
+    """Loggers of users: one that records every log of every kind with every
+    field (and what the market and session say at each step), one that
+    overrides only process_market_step_end_log, one that overrides process."""
+    base = importlib.import_module(pkg.__name__ + ".logs.base")
+
+    def fields(log):
+        out = []
+        for key, value in sorted(vars(log).items()):
+            if key == "kind":
+                value = value.kind_id
+            elif key == "simulator":
+                value = (len(value.markets), len(value.agents))
+            elif key == "session":
+                value = (value.session_id, value.name, value.iteration_steps)
+            elif key == "market":
+                value = (value.market_id, value.name, value.get_time(), value.get_market_price(),
+                         value.get_mid_price(), value.get_executed_volume())
+            out.append((key, value))
+        return (type(log).__name__, out)
+
+    class RecordingLogger(base.Logger):
+        def __init__(self):
+            super().__init__()
+            self.records = []
+
+        def process_order_log(self, log):
+            self.records.append(fields(log))
+
+        def process_cancel_log(self, log):
+            self.records.append(fields(log))
+
+        def process_expiration_log(self, log):
+            self.records.append(fields(log))
+
+        def process_execution_log(self, log):
+            self.records.append(fields(log))
+
+        def process_simulation_begin_log(self, log):
+            self.records.append(fields(log))
+
+        def process_simulation_end_log(self, log):
+            self.records.append(fields(log))
+
+        def process_session_begin_log(self, log):
+            self.records.append(fields(log))
+
+        def process_session_end_log(self, log):
+            self.records.append(fields(log))
+
+        def process_market_step_begin_log(self, log):
+            self.records.append(fields(log))
+
+        def process_market_step_end_log(self, log):
+            self.records.append(fields(log))
+
+    class StepEndLogger(base.Logger):
+        def __init__(self):
+            super().__init__()
+            self.records = []
+
+        def process_market_step_end_log(self, log):
+            self.records.append(fields(log))
+
+    class ProcessLogger(base.Logger):
+        def __init__(self):
+            super().__init__()
+            self.records = []
+
+        def process(self, logs):
+            self.records.append([fields(log) for log in logs])
+
+    return {cls.__name__: cls for cls in (RecordingLogger, StepEndLogger, ProcessLogger)}
+
+
 def define(pkg):
     agents = importlib.import_module(pkg.__name__ + ".agents")
     order_module = importlib.import_module(pkg.__name__ + ".order")

@@ -4,6 +4,7 @@ accepts (PAMS's ``pams.logs.base``).
 The log classes are PAMS's, with PAMS's fields; Python agents receive
 OrderLog, CancelLog and ExecutionLog in their callbacks.
 """
+from typing import List
 from typing import Optional
 
 
@@ -141,21 +142,120 @@ class MarketStepEndLog(Log):
 
 
 class Logger:
-    """A logger: the runner reports the simulation to it.
+    """A logger: the runner reports the simulation to it (PAMS's Logger).
+
+    Subclass it and override the ``process_*_log`` methods you need, as in
+    PAMS; the logs arrive when PAMS delivers them: the market step logs at
+    once, the order, cancel, execution and expiration logs queued
+    (``write``) and processed (``_process``) with the next simulation or
+    session log. Only the kinds a subclass can see are made: a logger that
+    overrides only ``process_market_step_end_log`` costs no Python call per
+    order.
 
     The loggers of this package (MarketStepSaver, MarketStepPrintLogger,
-    the CSV loggers) are the engine's own and cost no Python call per step.
+    the CSV loggers) are the engine's own and cost no Python call at all.
     """
 
+    def __init__(self) -> None:
+        self.pending_logs: List[Log] = []
+
     def _engine_logger(self):
-        """The engine's logger behind this one."""
-        raise NotImplementedError(
-            f"pams_cpp cannot run the Python logger {type(self).__name__} yet: use "
-            "MarketStepSaver, MarketStepPrintLogger or the CSV loggers"
-        )
+        """The engine's logger behind this one (None: a Python logger)."""
+        return None
+
+    def _set_simulator(self, simulator) -> None:
+        """Called by the runner with its simulator."""
+        self.simulator = simulator
+
+    def write(self, log: Log) -> None:
+        """Queues a log."""
+        self.pending_logs.append(log)
+
+    def bulk_write(self, logs: List[Log]) -> None:
+        """Queues logs."""
+        self.pending_logs.extend(logs)
+
+    def write_and_direct_process(self, log: Log) -> None:
+        """Processes a log at once."""
+        self.process(logs=[log])
+
+    def bulk_write_and_direct_process(self, logs: List[Log]) -> None:
+        """Processes logs at once."""
+        self.process(logs=logs)
+
+    def _process(self) -> None:
+        self.process(logs=self.pending_logs)
+        self.pending_logs = []
+
+    def process(self, logs: List[Log]) -> None:
+        """Hands each log to its process_*_log method."""
+        for log in logs:
+            method = _PROCESS.get(type(log))
+            if method is None:
+                method = next((m for cls, m in _PROCESS.items() if isinstance(log, cls)), None)
+            if method is None:
+                raise NotImplementedError
+            getattr(self, method)(log=log)
+
+    def process_order_log(self, log: OrderLog) -> None:  # noqa: B027
+        """An order was accepted."""
+
+    def process_cancel_log(self, log: CancelLog) -> None:  # noqa: B027
+        """A cancel was accepted."""
+
+    def process_expiration_log(self, log: ExpirationLog) -> None:  # noqa: B027
+        """An order expired."""
+
+    def process_execution_log(self, log: ExecutionLog) -> None:  # noqa: B027
+        """Two orders were executed."""
+
+    def process_simulation_begin_log(self, log: SimulationBeginLog) -> None:  # noqa: B027
+        """The simulation begins."""
+
+    def process_simulation_end_log(self, log: SimulationEndLog) -> None:  # noqa: B027
+        """The simulation ended."""
+
+    def process_session_begin_log(self, log: SessionBeginLog) -> None:  # noqa: B027
+        """A session begins."""
+
+    def process_session_end_log(self, log: SessionEndLog) -> None:  # noqa: B027
+        """A session ended."""
+
+    def process_market_step_begin_log(self, log: MarketStepBeginLog) -> None:  # noqa: B027
+        """A market's step begins."""
+
+    def process_market_step_end_log(self, log: MarketStepEndLog) -> None:  # noqa: B027
+        """A market's step ended."""
 
     def _after_run(self) -> None:
         """Called when a run ends."""
+
+
+_PROCESS = {
+    OrderLog: "process_order_log",
+    CancelLog: "process_cancel_log",
+    ExpirationLog: "process_expiration_log",
+    ExecutionLog: "process_execution_log",
+    SimulationBeginLog: "process_simulation_begin_log",
+    SimulationEndLog: "process_simulation_end_log",
+    SessionBeginLog: "process_session_begin_log",
+    SessionEndLog: "process_session_end_log",
+    MarketStepBeginLog: "process_market_step_begin_log",
+    MarketStepEndLog: "process_market_step_end_log",
+}
+
+# The logs a Python logger may be sent, each with the Logger methods whose
+# override means the logger can see it (the runner sends only those).
+_QUEUED = ("write", "_process", "process")
+_DIRECT = ("write_and_direct_process", "process")
+LOG_KINDS = {
+    "order": ("process_order_log",) + _QUEUED,
+    "cancel": ("process_cancel_log",) + _QUEUED,
+    "expiration": ("process_expiration_log",) + _QUEUED,
+    "execution": ("process_execution_log",) + _QUEUED,
+    "market_step_begin": ("process_market_step_begin_log",) + _DIRECT,
+    "market_step_end": ("process_market_step_end_log",) + _DIRECT,
+}
 
 
 __all__ = [

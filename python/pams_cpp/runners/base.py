@@ -19,6 +19,7 @@ from .. import _core
 from .._random import EngineRandom
 from .._random import set_state_of
 from .._random import state_of
+from ..logs.base import LOG_KINDS
 from ..logs.base import Logger
 from ..simulator import Simulator
 
@@ -67,13 +68,22 @@ class Runner:
         if logger is not None:
             if not isinstance(logger, Logger):
                 raise TypeError(f"logger must be a pams_cpp.logs.Logger, got {type(logger).__name__}")
-            loggers.append(logger._engine_logger())
+            if logger._engine_logger() is not None:
+                if any(_log_kinds(type(logger)).values()):
+                    raise NotImplementedError(
+                        f"{type(logger).__name__} overrides methods of {type(logger).__mro__[1].__name__}, "
+                        "which runs in the engine: subclass pams_cpp.logs.Logger to process "
+                        "logs in Python")
+                loggers.append(logger._engine_logger())
         self.registered_classes: List[Type] = []
         words, index, gauss_next = state_of(self._prng)
         self._core = _core.Runner(self._engine_class, self.settings, words, index,
                                   gauss_next, loggers, config_directory)
         self._put_prng_back()
         self.simulator = Simulator(self._core.simulator)
+        if logger is not None and logger._engine_logger() is None:
+            self._core.add_python_logger(logger, **_log_kinds(type(logger)))
+            logger._set_simulator(self.simulator)
 
     def _take_prng(self) -> None:
         # What the caller drew from its generator meanwhile counts.
@@ -134,7 +144,7 @@ class Runner:
 
     def _run(self) -> None:
         self._take_prng()
-        self._core.set_markets(self.simulator.markets)
+        self._core.set_python_objects(self.simulator.markets, self.simulator)
         try:
             self._core.run()
         finally:
@@ -152,6 +162,15 @@ _AGENT_METHODS = {
     "executed_order": ("executed_order",),
     "canceled_order": ("canceled_order",),
 }
+
+
+def _log_kinds(cls: Type) -> Dict[str, bool]:
+    """The kinds of logs a Python logger class can see: those whose
+    processing it overrides somewhere."""
+    return {
+        kind: any(getattr(cls, name) is not getattr(Logger, name) for name in names)
+        for kind, names in LOG_KINDS.items()
+    }
 
 
 def _agent_class(cls: Type, make_agent) -> "_core.AgentClass":

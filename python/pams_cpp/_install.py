@@ -1,0 +1,54 @@
+"""install_as_pams(): makes ``import pams`` give pams_cpp, so that code
+written for PAMS runs on pams-cpp unchanged."""
+import importlib
+import importlib.abc
+import importlib.machinery
+import pkgutil
+import sys
+
+_ALIAS = "pams"
+
+
+class _MissingModule(importlib.abc.MetaPathFinder):
+    """Says which ``pams.*`` module pams_cpp does not have (yet), instead
+    of letting the real PAMS, if installed, be half imported."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == _ALIAS or fullname.startswith(_ALIAS + "."):
+            raise ModuleNotFoundError(
+                f"pams_cpp has no module {fullname} (pams_cpp.install_as_pams() maps "
+                f"'{_ALIAS}' to pams_cpp; see docs/python.md for what pams_cpp has)",
+                name=fullname)
+        return None
+
+
+def install_as_pams() -> None:
+    """Makes ``import pams`` and ``from pams.x import y`` import pams_cpp and
+    pams_cpp.x (every module of pams_cpp, under PAMS's names), for this
+    interpreter. Call it before anything imports pams.
+
+    Raises RuntimeError if the real PAMS was imported already: objects of
+    both would mix.
+    """
+    import pams_cpp
+
+    loaded = sys.modules.get(_ALIAS)
+    if loaded is pams_cpp:
+        return
+    if loaded is not None:
+        raise RuntimeError(
+            "pams is imported already (the real PAMS): call pams_cpp.install_as_pams() "
+            "before anything imports pams")
+    modules = {"": pams_cpp}
+    for info in pkgutil.walk_packages(pams_cpp.__path__, "pams_cpp."):
+        short = info.name[len("pams_cpp"):]
+        if short.split(".")[-1].startswith("_"):
+            continue  # private modules (the extension, helpers) keep one name
+        modules[short] = importlib.import_module(info.name)
+    for short, module in modules.items():
+        sys.modules[_ALIAS + short] = module
+    if not any(isinstance(f, _MissingModule) for f in sys.meta_path):
+        sys.meta_path.insert(0, _MissingModule())
+
+
+__all__ = ["install_as_pams"]

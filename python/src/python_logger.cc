@@ -1,0 +1,97 @@
+// PythonLogger (python_logger.h).
+
+#include "python_logger.h"
+
+#include <nanobind/nanobind.h>
+
+#include <string>
+#include <utility>
+
+#include "bindings.h"
+#include "pams/market/market.h"
+#include "pams/simulator/session.h"
+#include "pams/simulator/simulator.h"
+
+namespace pams::python {
+
+template <typename F>
+void PythonLogger::Call(F&& f) {
+  if (!logger_.is_valid()) return;  // cleared by the garbage collector
+  nb::gil_scoped_acquire gil;
+  try {
+    f();
+  } catch (nb::python_error& e) {
+    const int64_t t = run_->simulator->time();
+    StopWithPythonError(run_, e,
+                        "in logger " + std::string(nb::str(logger_.type().attr("__name__")).c_str()) +
+                            (t >= 0 ? " at step " + std::to_string(t) : ""));
+  }
+}
+
+nb::object PythonLogger::SessionObject(const Session& session) const {
+  return OwnedBy(const_cast<Session*>(&session), run_->owner);
+}
+
+nb::object PythonLogger::MarketObject(const Market& market) const {
+  return run_->markets[nb::int_(market.market_id())];
+}
+
+// The queued logs.
+void PythonLogger::process_order_log(const OrderLog& log) {
+  if (kinds_.order) Call([&] { logger_.attr("write")(PythonLog(*run_, log)); });
+}
+void PythonLogger::process_cancel_log(const CancelLog& log) {
+  if (kinds_.cancel) Call([&] { logger_.attr("write")(PythonLog(*run_, log)); });
+}
+void PythonLogger::process_expiration_log(const ExpirationLog& log) {
+  if (kinds_.expiration) Call([&] { logger_.attr("write")(PythonLog(*run_, log)); });
+}
+void PythonLogger::process_execution_log(const ExecutionLog& log) {
+  if (kinds_.execution) Call([&] { logger_.attr("write")(PythonLog(*run_, log)); });
+}
+
+// The logs that process the queue.
+void PythonLogger::process_simulation_begin_log(const SimulationBeginLog&) {
+  Call([&] {
+    logger_.attr("write")(run_->classes.simulation_begin_log(run_->simulator_object));
+    logger_.attr("_process")();
+  });
+}
+void PythonLogger::process_simulation_end_log(const SimulationEndLog&) {
+  Call([&] {
+    logger_.attr("write")(run_->classes.simulation_end_log(run_->simulator_object));
+    logger_.attr("_process")();
+  });
+}
+void PythonLogger::process_session_begin_log(const SessionBeginLog& log) {
+  Call([&] {
+    logger_.attr("write")(
+        run_->classes.session_begin_log(SessionObject(log.session), run_->simulator_object));
+    logger_.attr("_process")();
+  });
+}
+void PythonLogger::process_session_end_log(const SessionEndLog& log) {
+  Call([&] {
+    logger_.attr("write")(
+        run_->classes.session_end_log(SessionObject(log.session), run_->simulator_object));
+    logger_.attr("_process")();
+  });
+}
+
+// The logs processed at once.
+void PythonLogger::process_market_step_begin_log(const MarketStepBeginLog& log) {
+  if (!kinds_.market_step_begin) return;
+  Call([&] {
+    logger_.attr("write_and_direct_process")(run_->classes.market_step_begin_log(
+        SessionObject(log.session), MarketObject(log.market), run_->simulator_object));
+  });
+}
+void PythonLogger::process_market_step_end_log(const MarketStepEndLog& log) {
+  if (!kinds_.market_step_end) return;
+  Call([&] {
+    logger_.attr("write_and_direct_process")(run_->classes.market_step_end_log(
+        SessionObject(log.session), MarketObject(log.market), run_->simulator_object));
+  });
+}
+
+}  // namespace pams::python
