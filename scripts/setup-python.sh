@@ -21,6 +21,6 @@ fi
 # The build tools live in the venv (no build isolation), so that the CMake
 # build directory, which records where nanobind is, stays valid between
 # installs.
-"${pip[@]}" install "scikit-build-core>=0.10" "nanobind>=2.0" pytest
+"${pip[@]}" install "scikit-build-core>=0.10" "nanobind>=2.0" pytest tqdm
 "${pip[@]}" install --no-build-isolation "$root"
 "$venv/bin/python" -c "import pams_cpp; print('pams_cpp', pams_cpp.__version__, 'in .venv-py')"

@@ -12,6 +12,7 @@ from . import _core
 from ._core import ConfigError
 from ._core import SimulationError
 from . import agents
+from . import events
 from . import logs
 from . import runners
 from . import utils
@@ -37,6 +38,7 @@ __all__ = [
     "Order",
     "OrderKind",
     "agents",
+    "events",
     "install_as_pams",
     "utils",
     "IndexMarket",

@@ -294,7 +294,7 @@ nb::object ToPythonAction(const PythonClasses& classes, const Simulator& sim,
 namespace {
 
 // What Python's super() calls and the Python agent classes reach.
-class PythonAgentCalls : public PythonAgentBase {
+class PythonAgentCalls : public PythonPart {
  public:
   virtual void BaseSetup(nb::handle settings, const std::vector<int>& ids) = 0;
   virtual nb::list BaseSubmitOrders(const std::vector<const Market*>& markets) = 0;
@@ -469,7 +469,7 @@ Make MakerFor(const std::string& base) {
   return nullptr;
 }
 
-PythonAgentCalls* PythonPart(Agent& agent) { return dynamic_cast<PythonAgentCalls*>(&agent); }
+PythonAgentCalls* PythonCallsOf(Agent& agent) { return dynamic_cast<PythonAgentCalls*>(&agent); }
 
 }  // namespace
 
@@ -524,14 +524,14 @@ void BindAgents(nb::module_& m) {
       // engine's own classes.
       .def_prop_ro("python_object",
                    [](Agent& a) -> nb::object {
-                     PythonAgentCalls* p = PythonPart(a);
+                     PythonAgentCalls* p = PythonCallsOf(a);
                      return p != nullptr && p->self().is_valid() ? nb::borrow(p->self())
                                                                  : nb::none();
                    })
       // The built-in class's own methods (Python's super()).
       .def("_base_setup",
            [](Agent& a, nb::handle settings, const std::vector<int>& ids) {
-             if (PythonAgentCalls* p = PythonPart(a)) {
+             if (PythonAgentCalls* p = PythonCallsOf(a)) {
                p->BaseSetup(settings, ids);
                return;
              }
@@ -541,14 +541,14 @@ void BindAgents(nb::module_& m) {
            nb::arg("settings"), nb::arg("accessible_markets_ids"))
       .def("_base_submit_orders",
            [](Agent& a, const std::vector<const Market*>& markets) -> nb::list {
-             if (PythonAgentCalls* p = PythonPart(a)) return p->BaseSubmitOrders(markets);
+             if (PythonAgentCalls* p = PythonCallsOf(a)) return p->BaseSubmitOrders(markets);
              throw SimulationError("agent " + a.name() +
                                    " is run by the engine: its orders are the runner's");
            },
            nb::arg("markets"))
       .def("_base_submit_orders_by_market",
            [](Agent& a, const Market& market) -> nb::list {
-             if (PythonAgentCalls* p = PythonPart(a)) return p->BaseSubmitOrdersByMarket(market);
+             if (PythonAgentCalls* p = PythonCallsOf(a)) return p->BaseSubmitOrdersByMarket(market);
              throw SimulationError("agent " + a.name() +
                                    " is run by the engine: its orders are the runner's");
            },

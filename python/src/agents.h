@@ -40,19 +40,6 @@ struct PythonAgentClass {
   bool canceled_order = false;
 };
 
-// The part of an engine agent that is Python's.
-class PythonAgentBase {
- public:
-  virtual ~PythonAgentBase() = default;
-  // The Python object (None once the garbage collector cleared it).
-  nb::handle self() const { return self_; }
-  // REQUIRES: the GIL is held.
-  void clear_self() { self_ = nb::object(); }
-
- protected:
-  nb::object self_;
-};
-
 // Registers `cls` in registry: configs naming cls->name create PyAgents.
 // Throws ConfigError for an unknown base or a name already registered.
 // REQUIRES: run outlives the registry's agents.

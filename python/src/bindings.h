@@ -20,6 +20,7 @@ void BindGenerator(nb::module_& m);
 void BindMarket(nb::module_& m);
 void BindSimulation(nb::module_& m);
 void BindAgents(nb::module_& m);
+void BindEvents(nb::module_& m);
 void BindLoggers(nb::module_& m);
 void BindRunner(nb::module_& m);
 

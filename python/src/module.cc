@@ -44,6 +44,7 @@ NB_MODULE(_core, m) {
   pams::python::BindGenerator(m);
   pams::python::BindMarket(m);
   pams::python::BindAgents(m);
+  pams::python::BindEvents(m);
   pams::python::BindSimulation(m);
   pams::python::BindLoggers(m);
   pams::python::BindRunner(m);

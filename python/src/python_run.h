@@ -193,6 +193,20 @@ nb::object PythonLog(const PythonRun& run, const ExecutionLog& log);
 [[noreturn]] void StopWithPythonError(PythonRun* run, nb::python_error& e,
                                       const std::string& where);
 
+// The part of an engine object (an agent, an event) that is Python's: the
+// object of its Python class.
+class PythonPart {
+ public:
+  virtual ~PythonPart() = default;
+  // The Python object (invalid once the garbage collector cleared it).
+  nb::handle self() const { return self_; }
+  // REQUIRES: the GIL is held.
+  void clear_self() { self_ = nb::object(); }
+
+ protected:
+  nb::object self_;
+};
+
 // Python's value of an engine price in `market`: an int where PAMS's market
 // has an int tick size, else a float (market.cc).
 nb::object PriceObject(const Market& market, double price);

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "agents.h"
+#include "events.h"
 #include "bindings.h"
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
@@ -41,7 +42,8 @@ namespace pams::python {
 
 namespace {
 
-// Runs Python's signal handlers every 50 ms of a run (at step ends).
+// Runs Python's signal handlers every 50 ms of a run (at step ends), and
+// then tells the progress callback, if any, how many steps are done.
 class SignalCheck : public Logger {
  public:
   SignalCheck(std::atomic<bool>* stop, PendingError* pending)
@@ -56,8 +58,20 @@ class SignalCheck : public Logger {
     if (PyErr_CheckSignals() != 0) {
       pending_->Take();
       stop_->store(true);
+      return;
+    }
+    if (progress.is_valid() && !progress.is_none()) {
+      try {
+        progress(log.market.get_time() + 1);
+      } catch (nb::python_error& e) {
+        pending_->Keep(e);
+        stop_->store(true);
+      }
     }
   }
+
+  // Called with the number of steps done (None: no callback).
+  nb::object progress;
 
  private:
   std::atomic<bool>* stop_;
@@ -114,6 +128,12 @@ class PyRunner {
     RegisterPythonAgent(&registry_, run_.get(), std::move(cls));
   }
 
+  // Registers a Python event class. REQUIRES: before Setup().
+  void RegisterEventClass(std::shared_ptr<PythonEventClass> cls) {
+    event_classes_.push_back(cls);
+    RegisterPythonEvent(&registry_, run_.get(), std::move(cls));
+  }
+
   // A logger written in Python. REQUIRES: before Setup().
   void AddPythonLogger(nb::object logger, PythonLogKinds kinds) {
     python_loggers_.push_back(std::make_unique<PythonLogger>(std::move(logger), kinds, run_.get()));
@@ -126,6 +146,9 @@ class PyRunner {
     run_->markets = std::move(markets);
     run_->simulator_object = std::move(simulator);
   }
+
+  // progress(steps_done) is called every 50 ms or so of a run.
+  void SetProgress(nb::object progress) { signal_check_->progress = std::move(progress); }
 
   void Setup() {
     run_->owner = nb::find(this);
@@ -203,12 +226,17 @@ class PyRunner {
       if (result == 0) result = v(o);
     };
     for (const nb::object& o : kept_) each(o.ptr());
+    if (signal_check_) each(signal_check_->progress.ptr());
     for (const auto& cls : agent_classes_) each(cls->maker.ptr());
+    for (const auto& cls : event_classes_) each(cls->maker.ptr());
     for (const auto& logger : python_loggers_) each(logger->logger().ptr());
     if (run_) run_->Traverse(each);
     if (runner_) {
       for (const auto& agent : runner_->simulator().agents()) {
-        if (auto* p = dynamic_cast<const PythonAgentBase*>(agent.get())) each(p->self().ptr());
+        if (auto* p = dynamic_cast<const PythonPart*>(agent.get())) each(p->self().ptr());
+      }
+      for (const auto& event : runner_->simulator().events()) {
+        if (auto* p = dynamic_cast<const PythonPart*>(event.get())) each(p->self().ptr());
       }
     }
     return result;
@@ -217,13 +245,19 @@ class PyRunner {
   // Drops them (the collector breaks the cycle here). The runner cannot run
   // again afterwards.
   void Clear() {
-    kept_.clear();
+    // kept_ (the engine loggers' Python objects) stays: those refer to
+    // nothing, and the engine holds pointers to their C++ parts.
     for (const auto& cls : agent_classes_) cls->maker = nb::object();
+    for (const auto& cls : event_classes_) cls->maker = nb::object();
+    if (signal_check_) signal_check_->progress = nb::object();
     for (const auto& logger : python_loggers_) logger->Clear();
     if (run_) run_->Clear();
     if (runner_) {
       for (const auto& agent : runner_->simulator().agents()) {
-        if (auto* p = dynamic_cast<PythonAgentBase*>(agent.get())) p->clear_self();
+        if (auto* p = dynamic_cast<PythonPart*>(agent.get())) p->clear_self();
+      }
+      for (const auto& event : runner_->simulator().events()) {
+        if (auto* p = dynamic_cast<PythonPart*>(event.get())) p->clear_self();
       }
     }
   }
@@ -237,6 +271,7 @@ class PyRunner {
   Loggers loggers_;
   std::vector<nb::object> kept_;
   std::vector<std::shared_ptr<PythonAgentClass>> agent_classes_;
+  std::vector<std::shared_ptr<PythonEventClass>> event_classes_;
   std::vector<std::unique_ptr<PythonLogger>> python_loggers_;
   std::unique_ptr<Runner> runner_;
 };
@@ -270,6 +305,11 @@ void BindRunner(nb::module_& m) {
       .def_rw("executed_order", &PythonAgentClass::executed_order)
       .def_rw("canceled_order", &PythonAgentClass::canceled_order);
 
+  nb::class_<PythonEventClass>(m, "EventClass")
+      .def(nb::init<>())
+      .def_rw("name", &PythonEventClass::name)
+      .def_rw("maker", &PythonEventClass::maker);
+
   nb::class_<PyRunner>(m, "Runner", nb::type_slots(runner_slots))
       .def(nb::init<const std::string&, nb::handle, const std::vector<uint32_t>&, uint32_t,
                     std::optional<double>, nb::list, const std::string&>(),
@@ -279,6 +319,11 @@ void BindRunner(nb::module_& m) {
       .def("register_agent_class",
            [](PyRunner& r, const PythonAgentClass& cls) {
              r.RegisterAgentClass(std::make_shared<PythonAgentClass>(cls));
+           },
+           nb::arg("cls"))
+      .def("register_event_class",
+           [](PyRunner& r, const PythonEventClass& cls) {
+             r.RegisterEventClass(std::make_shared<PythonEventClass>(cls));
            },
            nb::arg("cls"))
       .def("add_python_logger",
@@ -292,6 +337,7 @@ void BindRunner(nb::module_& m) {
            nb::arg("execution"), nb::arg("market_step_begin"), nb::arg("market_step_end"))
       .def("set_python_objects", &PyRunner::SetPythonObjects, nb::arg("markets"),
            nb::arg("simulator"))
+      .def("set_progress", &PyRunner::SetProgress, nb::arg("progress").none())
       .def("setup", &PyRunner::Setup)
       .def("run", &PyRunner::Run)
       .def("prng_state", &PyRunner::PrngState)

@@ -8,6 +8,7 @@
 
 #include "bindings.h"
 #include "pams/agents/agent.h"
+#include "pams/events/event.h"
 #include "pams/market/market.h"
 #include "pams/random/random.h"
 #include "pams/simulator/session.h"
@@ -51,6 +52,19 @@ void BindSimulation(nb::module_& m) {
                      }
                      return out;
                    })
+      .def_prop_ro("events",
+                   [](nb::handle self) {
+                     const Simulator& sim = nb::cast<const Simulator&>(self);
+                     nb::list out;
+                     for (const auto& event : sim.events()) out.append(OwnedBy(event.get(), self));
+                     return out;
+                   })
+      // (markets, agents, sessions, events): what the simulator holds so far.
+      .def_prop_ro("sizes",
+                   [](const Simulator& sim) {
+                     return nb::make_tuple(sim.market_objects().size(), sim.agents().size(),
+                                           sim.sessions().size(), sim.events().size());
+                   })
       .def_prop_ro("sessions",
                    [](nb::handle self) {
                      const Simulator& sim = nb::cast<const Simulator&>(self);
@@ -66,6 +80,7 @@ void BindSimulation(nb::module_& m) {
                      return s != nullptr ? OwnedBy(s, self) : nb::none();
                    })
       .def_prop_ro("time", &Simulator::time)
+      .def_prop_ro("total_steps", &Simulator::total_steps)
       .def_prop_ro("prng", [](nb::handle self) {
         return OwnedBy(&nb::cast<Simulator&>(self).prng(), self);
       })

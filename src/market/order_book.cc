@@ -45,12 +45,12 @@ OrderBook::get_price_volume() const {
   return result;
 }
 
-bool OrderBook::contains(const Order& order) const {
-  if (order.kind == OrderKind::kLimit && !order.price) return false;
+const Order* OrderBook::find(const Order& order) const {
+  if (order.kind == OrderKind::kLimit && !order.price) return nullptr;
   auto it = impl_->entries.find(PriorityKeyOf(order));
-  if (it == impl_->entries.end()) return false;
+  if (it == impl_->entries.end()) return nullptr;
   const Order& held = impl_->order(*it);
-  return held.kind == order.kind && held.price == order.price;
+  return held.kind == order.kind && held.price == order.price ? &held : nullptr;
 }
 
 void OrderBook::add(Order* order) {

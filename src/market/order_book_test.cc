@@ -187,6 +187,22 @@ TEST(OrderBookTest, ContainsAndRemoveCompareIdKindAndPrice) {
   EXPECT_EQ(book.size(), 1u);
 }
 
+TEST(OrderBookTest, FindGivesTheRestingOrderWithItsRemainingVolume) {
+  OrderBook book(true);
+  Order a = Limit(0, true, 10.0, 5);
+  book.add(&a);
+  book.change_order_volume(a, -2);
+  const Order* resting = book.find(a);  // a is the caller's copy: volume 5
+  ASSERT_NE(resting, nullptr);
+  EXPECT_EQ(resting->volume, 3);
+  EXPECT_EQ(resting->order_id, a.order_id);
+  Order other_price = a;
+  other_price.price = 11.0;
+  EXPECT_EQ(book.find(other_price), nullptr);
+  book.change_order_volume(a, -3);
+  EXPECT_EQ(book.find(a), nullptr);
+}
+
 TEST(OrderBookTest, ChangeOrderVolume) {
   OrderBook book(false);
   Order a = Limit(0, false, 10.0, 5);

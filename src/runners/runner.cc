@@ -819,16 +819,20 @@ void Runner::ProcessOrder(Session& session, std::vector<Action>& batch, size_t i
   } else {
     Cancel& cancel = std::get<Cancel>(action);
     market = &sim.market(cancel.market_id());
+    bool placed_this_step = false;
     if (cancel.same_batch_order >= 0) {
-      // Placed by now (ValidateActions checked the index). An order placed
-      // this step that has left the book was executed in full (it cannot
-      // have expired yet): PAMS's order then shows volume 0.
+      // Placed by now (ValidateActions checked the index).
       cancel.order = std::get<Order>(batch[cancel.same_batch_order]);
       cancel.same_batch_order = -1;
-      const OrderBook& book =
-          cancel.order.is_buy ? market->buy_order_book() : market->sell_order_book();
-      if (!book.contains(cancel.order)) cancel.order.volume = 0;
+      placed_this_step = true;
     }
+    const OrderBook& book =
+        cancel.order.is_buy ? market->buy_order_book() : market->sell_order_book();
+    // An order placed this step that has left the book was executed in full
+    // (it cannot have expired yet): PAMS's order then shows volume 0.
+    if (placed_this_step && !book.contains(cancel.order)) cancel.order.volume = 0;
+    // PAMS's cancel holds the live order: events see its remaining volume.
+    if (const Order* resting = book.find(cancel.order)) cancel.order.volume = resting->volume;
     sim.trigger_before_cancel(cancel);
     const CancelLog log = market->cancel_order(cancel);
     sim.agent(cancel.agent_id()).canceled_order(log);

@@ -176,7 +176,7 @@ def test_python_classes_that_cannot_run_say_why():
     assert info.value.__notes__ == ["creating agent FCNAgents-0 (NoOrders)"]
     with pytest.raises(TypeError, match="takes a class"):
         runner.class_register(42)
-    with pytest.raises(NotImplementedError, match="markets, events and loggers"):
+    with pytest.raises(NotImplementedError, match="markets and runners written in Python"):
         runner.class_register(dict)
 
 
@@ -194,3 +194,41 @@ def test_a_runner_with_python_agents_is_collected():
     del runner
     gc.collect()
     assert agent() is None
+
+
+class FailingEvent(pams_cpp.events.EventABC):
+    def hook_registration(self):
+        return [pams_cpp.events.EventHook(event=self, hook_type="market", is_before=False,
+                                          time=[130])]
+
+    def hooked_after_step_for_market(self, simulator, market):
+        raise KeyError("the event's own error")
+
+
+def test_an_error_in_a_python_event_names_event_and_step():
+    config = json.loads(open(CI2002).read())
+    config["Failing"] = {"class": "FailingEvent"}
+    config["simulation"]["sessions"][1]["events"] = ["Failing"]
+    runner = pams_cpp.SequentialRunner(settings=config, prng=random.Random(1))
+    runner.class_register(FailingEvent)
+    with pytest.raises(KeyError, match="the event's own error") as info:
+        runner.main()
+    assert info.value.__notes__ == [
+        "in hooked_after_step_for_market of event Failing (FailingEvent) at step 130"]
+
+
+def test_bad_event_hooks_are_named():
+    class BadHooks(pams_cpp.events.EventABC):
+        def hook_registration(self):
+            return [pams_cpp.events.EventHook(event=self, hook_type="market", is_before=True,
+                                              time=["soon"])]
+
+    config = json.loads(open(CI2002).read())
+    config["Bad"] = {"class": "BadHooks"}
+    config["simulation"]["sessions"][1]["events"] = ["Bad"]
+    runner = pams_cpp.SequentialRunner(settings=config, prng=random.Random(1))
+    runner.class_register(BadHooks)
+    with pytest.raises(pams_cpp.ConfigError, match=r"event Bad \(BadHooks\): "
+                                                   "hook_registration gave a value of the "
+                                                   "wrong type"):
+        runner.main()

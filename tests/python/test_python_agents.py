@@ -16,6 +16,8 @@ from conftest import ROOT
 
 PAMS_CLASSES = user_classes.define(pams)
 OUR_CLASSES = user_classes.define(pams_cpp)
+PAMS_CLASSES.update(user_classes.define_events(pams))
+OUR_CLASSES.update(user_classes.define_events(pams_cpp))
 PAMS_LOGGERS = user_classes.define_loggers(pams)
 OUR_LOGGERS = user_classes.define_loggers(pams_cpp)
 
@@ -72,6 +74,20 @@ def shock_transfer():
 CONFIGS["shock_transfer"] = shock_transfer()
 
 
+def with_events(config):
+    """The config with the Python events in its last session."""
+    config = copy.deepcopy(config)
+    config["PriceNudge"] = {"class": "PriceNudge", "rate": 0.2}
+    config["Recorder"] = {"class": "Recorder", "every": 7}
+    session = config["simulation"]["sessions"][-1]
+    session["events"] = session.get("events", []) + ["PriceNudge", "Recorder"]
+    return config
+
+
+CONFIGS["events"] = with_events(CONFIGS["cancel"])
+CONFIGS["events_shock_transfer"] = with_events(CONFIGS["shock_transfer"])
+
+
 def run(pkg, classes, config, seed):
     saver = pkg.logs.market_step_loggers.MarketStepSaver()
     prng = random.Random(seed)
@@ -85,6 +101,9 @@ def run(pkg, classes, config, seed):
         own = a.state() if hasattr(a, "state") else None
         agents.append((a.name, type(a).__name__, repr(float(a.cash_amount)),
                        sorted(a.asset_volumes.items()), typed_value(own)))
+    for e in runner.simulator.events:
+        if hasattr(e, "state"):
+            agents.append((e.name, type(e).__name__, typed_value(e.state())))
     logs = [{k: typed_value(v) for k, v in log.items()} for log in saver.market_step_logs]
     return logs, agents, prng.getstate()
 
@@ -182,7 +201,7 @@ def test_install_as_pams_runs_code_written_for_pams_unchanged(tmp_path):
         runner.main()
         print(json.dumps([log["market_price"] for log in saver.market_step_logs]))
         try:
-            import pams.events
+            import pams.order_book
         except ModuleNotFoundError as e:
             print(e)
     """)
@@ -190,4 +209,4 @@ def test_install_as_pams_runs_code_written_for_pams_unchanged(tmp_path):
                          check=True).stdout.splitlines()
     ref = run(pams, PAMS_CLASSES, CONFIGS["cancel"], 2)[0]
     assert json.loads(out[-2]) == [float(eval(log["market_price"][1])) for log in ref]
-    assert out[-1].startswith("pams_cpp has no module pams.events")
+    assert out[-1].startswith("pams_cpp has no module pams.order_book")

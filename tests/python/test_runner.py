@@ -164,3 +164,26 @@ def test_printers_close_their_stream_after_their_last_write():
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env=env)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr[-2000:]
+
+
+def test_a_progress_bar_counts_every_step(capsys):
+    pytest.importorskip("tqdm")
+    config = json.load(open(os.path.join(ROOT, "samples/CI2002/config.json")))
+    config["simulation"]["sessions"][1]["iterationSteps"] = 200000
+    pams_cpp.SequentialRunner(settings=config, prng=random.Random(1)).main(progress=True)
+    err = capsys.readouterr().err
+    assert "200100/200100" in err, err[-500:]
+
+
+def test_a_progress_bar_without_tqdm_says_how_to_get_it():
+    import subprocess
+    import sys
+
+    script = ("import sys; sys.modules['tqdm'] = None\n"
+              "import pams_cpp\n"
+              f"pams_cpp.SequentialRunner(settings={os.path.join(ROOT, 'samples/CI2002/config.json')!r}"
+              ").main(progress=True)\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert "ImportError: main(progress=True) draws its bar with tqdm, which is not " \
+           "installed: pip install tqdm" in proc.stderr

@@ -86,6 +86,87 @@ def define_loggers(pkg):
     return {cls.__name__: cls for cls in (RecordingLogger, StepEndLogger, ProcessLogger)}
 
 
+def define_events(pkg):
+    """Events of users: one that changes some orders before they are
+    processed, one that records what every hook it registers is given."""
+    events = importlib.import_module(pkg.__name__ + ".events")
+    order_module = importlib.import_module(pkg.__name__ + ".order")
+    EventABC, EventHook = events.EventABC, events.EventHook
+    LIMIT_ORDER = order_module.LIMIT_ORDER
+
+    class PriceNudge(EventABC):
+        def setup(self, settings, *args, **kwargs):
+            self.rate = float(settings.get("rate", 0.1))
+            self.start = self.session.session_start_time
+            self.nudged = 0
+
+        def hook_registration(self):
+            return [EventHook(event=self, hook_type="order", is_before=True)]
+
+        def hooked_before_order(self, simulator, order):
+            if order.kind == LIMIT_ORDER and self.prng.random() < self.rate:
+                order.price = order.price * (1.001 if order.is_buy else 0.999)
+                order.volume += 1
+                self.nudged += 1
+
+        def state(self):
+            return (self.rate, self.start, self.nudged)
+
+    class Recorder(EventABC):
+        def setup(self, settings, *args, **kwargs):
+            self.every = int(settings["every"])
+            self.seen = []
+
+        def hook_registration(self):
+            first = self.simulator.markets[0]
+            times = list(range(self.session.session_start_time, 700, self.every))
+            return [
+                EventHook(event=self, hook_type="session", is_before=True),
+                EventHook(event=self, hook_type="session", is_before=False),
+                EventHook(event=self, hook_type="market", is_before=True, time=times,
+                          specific_instance=first),
+                EventHook(event=self, hook_type="market", is_before=False, time=times),
+                EventHook(event=self, hook_type="order", is_before=False, time=times),
+                EventHook(event=self, hook_type="cancel", is_before=True),
+                EventHook(event=self, hook_type="cancel", is_before=False),
+                EventHook(event=self, hook_type="execution", is_before=False, time=times),
+            ]
+
+        def hooked_before_session(self, simulator, session):
+            self.seen.append(("before_session", session.session_id, len(simulator.markets)))
+
+        def hooked_after_session(self, simulator, session):
+            self.seen.append(("after_session", session.session_id))
+
+        def hooked_before_step_for_market(self, simulator, market):
+            self.seen.append(("before_step", market.market_id, market.get_time(),
+                              market.get_market_price()))
+
+        def hooked_after_step_for_market(self, simulator, market):
+            self.seen.append(("after_step", market.market_id, market.get_time(),
+                              market.get_market_price(), market.get_executed_volume()))
+
+        def hooked_after_order(self, simulator, order_log):
+            self.seen.append(("after_order", order_log.order_id, order_log.price,
+                              order_log.volume, order_log.agent_id))
+
+        def hooked_before_cancel(self, simulator, cancel):
+            self.seen.append(("before_cancel", cancel.order.order_id, cancel.order.volume))
+
+        def hooked_after_cancel(self, simulator, cancel_log):
+            self.seen.append(("after_cancel", cancel_log.order_id, cancel_log.volume))
+
+        def hooked_after_execution(self, simulator, execution_log):
+            self.seen.append(("execution", execution_log.buy_order_id,
+                              execution_log.sell_order_id, execution_log.price,
+                              execution_log.volume))
+
+        def state(self):
+            return (self.every, self.seen)
+
+    return {cls.__name__: cls for cls in (PriceNudge, Recorder)}
+
+
 def define(pkg):
     agents = importlib.import_module(pkg.__name__ + ".agents")
     order_module = importlib.import_module(pkg.__name__ + ".order")

@@ -56,7 +56,10 @@ class PAMS_EXPORT OrderBook {
       const;
 
   // Whether an order equal to `order` (same id, kind and price) rests here.
-  bool contains(const Order& order) const;
+  bool contains(const Order& order) const { return find(order) != nullptr; }
+  // The resting order equal to `order` (with its remaining volume), or
+  // nullptr. Valid until the book changes.
+  const Order* find(const Order& order) const;
 
   // --- Mutations, for Market only. ---
 

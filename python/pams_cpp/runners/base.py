@@ -92,12 +92,29 @@ class Runner:
     def _put_prng_back(self) -> None:
         set_state_of(self._prng, *self._core.prng_state())
 
-    def main(self) -> None:
-        """Sets up and runs the simulation, then prints PAMS's timing lines."""
+    def main(self, progress: bool = False) -> None:
+        """Sets up and runs the simulation, then prints PAMS's timing lines.
+
+        Args:
+            progress: show a progress bar of the steps (tqdm's, which draws
+                itself in notebooks too; needs ``pip install tqdm``).
+        """
+        bar = _progress_bar() if progress else None
         setup_start_time_ns = time.time_ns()
         self._setup()
         start_time_ns = time.time_ns()
-        self._run()
+        if bar is not None:
+            bar.reset(total=self._core.simulator.total_steps)
+            self._core.set_progress(lambda done: bar.update(done - bar.n))
+        try:
+            self._run()
+        finally:
+            if bar is not None:
+                self._core.set_progress(None)
+                # After the run, the time is the number of steps done.
+                done = max(0, min(bar.total, self._core.simulator.time))
+                bar.update(done - bar.n)
+                bar.close()
         end_time_ns = time.time_ns()
         print("# INITIALIZATION TIME " + str((start_time_ns - setup_start_time_ns) / 1e9))
         print("# EXECUTION TIME " + str((end_time_ns - start_time_ns) / 1e9))
@@ -106,18 +123,25 @@ class Runner:
         """Registers a class that configs may name by its __name__ (PAMS's
         class_register). REQUIRES: before main()."""
         from ..agents.base import Agent
+        from ..events.base import EventABC
 
         if not isinstance(cls, type):
             raise TypeError(f"class_register takes a class, got {cls!r}")
-        if not issubclass(cls, Agent):
-            raise NotImplementedError(
-                f"pams_cpp cannot run the Python class {cls.__name__} yet: Python "
-                "subclasses of Agent and of the built-in agents run; markets, events and "
-                "loggers written in Python come with the next version"
-            )
         if cls in self.registered_classes or "_engine_base" in vars(cls):
             return  # registered already, or a built-in class
-        self._core.register_agent_class(_agent_class(cls, self._make_agent))
+        if issubclass(cls, Agent):
+            self._core.register_agent_class(_agent_class(cls, self._make_agent))
+        elif issubclass(cls, EventABC):
+            info = _core.EventClass()
+            info.name = cls.__name__
+            info.maker = lambda engine_event: self._make_event(cls, engine_event)
+            self._core.register_event_class(info)
+        else:
+            raise NotImplementedError(
+                f"pams_cpp cannot run the Python class {cls.__name__} yet: Python "
+                "subclasses of Agent, of the built-in agents and of EventABC run; markets "
+                "and runners written in Python come with the next version"
+            )
         self.registered_classes.append(cls)
 
     def _make_agent(self, cls: Type, engine_agent) -> Any:
@@ -133,6 +157,20 @@ class Runner:
             logger=self.logger,
         )
         return agent
+
+    def _make_event(self, cls: Type, engine_event) -> Any:
+        # The engine calls this for each event of a Python class, in PAMS's
+        # order (with the prng PAMS gives it).
+        event = cls.__new__(cls)
+        event._engine = engine_event
+        event.__init__(
+            event_id=engine_event.event_id,
+            prng=EngineRandom(_generator=engine_event.prng),
+            session=engine_event.session,
+            simulator=self.simulator,
+            name=engine_event.name,
+        )
+        return event
 
     def _setup(self) -> None:
         self._take_prng()
@@ -151,6 +189,15 @@ class Runner:
             self._put_prng_back()
             if self.logger is not None:
                 self.logger._after_run()
+
+
+def _progress_bar():
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        raise ImportError("main(progress=True) draws its bar with tqdm, which is not "
+                          "installed: pip install tqdm") from None
+    return tqdm(total=0, unit="step", desc="simulation")
 
 
 # The methods of the built-in agent classes a Python class may override, each

@@ -1,0 +1,138 @@
+"""EventABC and EventHook: events written in Python (PAMS's
+``pams.events.base``).
+
+Subclass EventABC as in PAMS, return EventHooks from ``hook_registration``
+and register the class with ``runner.class_register(cls)``: the engine calls
+``setup``, then ``hook_registration`` once, then the ``hooked_*`` methods of
+the hooks registered. A hook before an order may change the order it is
+given; the engine takes the change.
+"""
+import random
+from abc import ABC
+from abc import abstractmethod
+from typing import Any
+from typing import Dict
+from typing import List
+from typing import Optional
+from typing import Type
+
+from ..market import Market
+
+_HOOK_TYPES = ("order", "cancel", "execution", "session", "market")
+
+
+class EventHook:
+    """When an event wants to be called: before or after orders, cancels,
+    executions (after only), sessions or markets' steps; at some steps only
+    (`time`), and, for market hooks, for one market or class of markets."""
+
+    def __init__(
+        self,
+        event: "EventABC",
+        hook_type: str,
+        is_before: bool,
+        time: Optional[List[int]] = None,
+        specific_class: Optional[Type] = None,
+        specific_instance: Optional[object] = None,
+    ):
+        if hook_type not in _HOOK_TYPES:
+            raise ValueError(
+                "hook type must be one of order, cancel, execution, session, or market"
+            )
+        if hook_type == "execution" and is_before:
+            raise ValueError("execution can be hooked only after it")
+        if specific_class is not None or specific_instance is not None:
+            if hook_type != "market":
+                raise ValueError(
+                    "specific_class and specific_instance are not supported except for market"
+                )
+            if specific_class is not None and not issubclass(specific_class, Market):
+                raise ValueError("specific_class and hook_type is incompatible")
+            if specific_instance is not None and not isinstance(specific_instance, Market):
+                raise ValueError("specific_instance and hook_type is incompatible")
+        self.event = event
+        self.hook_type = hook_type
+        self.is_before = is_before
+        self.time = time
+        self.specific_class = specific_class
+        self.specific_instance = specific_instance
+
+    def __repr__(self) -> str:
+        return (
+            f"<{self.__class__.__module__}.{self.__class__.__name__} | "
+            f"hook_type={self.hook_type}, is_before={self.is_before}, time={self.time}, "
+            f"specific_class={self.specific_class}, "
+            f"specific_instance={self.specific_instance}, event={self.event}>"
+        )
+
+
+class EventABC(ABC):
+    """An event (see the module's doc)."""
+
+    # The engine event (set by the runner before __init__).
+    _engine: Any = None
+
+    def __init__(
+        self,
+        event_id: int,
+        prng: random.Random,
+        session: "Session",  # noqa: F821
+        simulator: "Simulator",  # noqa: F821
+        name: str,
+    ) -> None:
+        self.event_id: int = event_id
+        self.prng: random.Random = prng
+        self.simulator = simulator
+        self.name: str = name
+        self.session = session
+
+    def __repr__(self) -> str:
+        return (
+            f"<{self.__class__.__module__}.{self.__class__.__name__} | id={self.event_id}, "
+            f"name={self.name}, session={self.session}>"
+        )
+
+    def setup(self, settings: Dict[str, Any], *args, **kwargs) -> None:  # noqa: B027
+        """Reads the event's config keys."""
+
+    @abstractmethod
+    def hook_registration(self) -> List[EventHook]:
+        """When to call this event."""
+
+    def hooked_before_order(self, simulator, order) -> None:  # noqa: B027
+        """Before an order is processed (it may be changed)."""
+
+    def hooked_after_order(self, simulator, order_log) -> None:  # noqa: B027
+        """After an order was accepted."""
+
+    def hooked_before_cancel(self, simulator, cancel) -> None:  # noqa: B027
+        """Before a cancel is processed."""
+
+    def hooked_after_cancel(self, simulator, cancel_log) -> None:  # noqa: B027
+        """After a cancel was accepted."""
+
+    def hooked_after_execution(self, simulator, execution_log) -> None:  # noqa: B027
+        """After two orders were executed."""
+
+    def hooked_before_session(self, simulator, session) -> None:  # noqa: B027
+        """Before a session."""
+
+    def hooked_after_session(self, simulator, session) -> None:  # noqa: B027
+        """After a session."""
+
+    def hooked_before_step_for_market(self, simulator, market) -> None:  # noqa: B027
+        """Before a market's step."""
+
+    def hooked_after_step_for_market(self, simulator, market) -> None:  # noqa: B027
+        """After a market's step."""
+
+
+class _EngineEvent(EventABC):
+    """An event of a class the engine runs in C++ (a built-in or a plugin's)."""
+
+    def hook_registration(self) -> List[EventHook]:
+        """The engine registered its hooks already."""
+        return []
+
+
+__all__ = ["EventABC", "EventHook"]

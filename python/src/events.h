@@ -1,0 +1,38 @@
+// Engine events whose class is written in Python (events.cc), for the
+// runner binding.
+
+#ifndef PAMS_PYTHON_SRC_EVENTS_H_
+#define PAMS_PYTHON_SRC_EVENTS_H_
+
+#include <nanobind/nanobind.h>
+
+#include <memory>
+#include <string>
+
+#include "python_run.h"
+
+namespace pams {
+class ClassRegistry;
+}  // namespace pams
+
+namespace pams::python {
+
+namespace nb = nanobind;
+
+// How the engine runs one Python event class.
+struct PythonEventClass {
+  std::string name;  // the name configs use (the class's __name__)
+  // maker(engine_event) returns the new Python event whose _engine is
+  // engine_event (pams_cpp.runners.base).
+  nb::object maker;
+};
+
+// Registers `cls` in registry: configs naming cls->name create PyEvents.
+// Throws ConfigError for a name already registered.
+// REQUIRES: run outlives the registry's events.
+void RegisterPythonEvent(ClassRegistry* registry, PythonRun* run,
+                         std::shared_ptr<PythonEventClass> cls);
+
+}  // namespace pams::python
+
+#endif  // PAMS_PYTHON_SRC_EVENTS_H_
