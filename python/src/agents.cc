@@ -440,21 +440,20 @@ class PyAgent final : public Base, public PythonAgentCalls {
 };
 
 using Make = std::unique_ptr<Agent> (*)(AgentInit, std::shared_ptr<PythonAgentClass>,
-                                        PythonRun*, nb::object*);
+                                        PythonRun*);
 
 template <typename Base>
 std::unique_ptr<Agent> MakeAgent(AgentInit init, std::shared_ptr<PythonAgentClass> cls,
-                                 PythonRun* run, nb::object* self) {
+                                 PythonRun* run) {
   auto agent = std::make_unique<PyAgent<Base>>(std::move(init), cls, run);
   // The Python object is made once the engine agent exists: its _engine is
   // the engine agent.
   nb::gil_scoped_acquire gil;
   try {
-    *self = cls->maker(OwnedBy(static_cast<Agent*>(agent.get()), run->owner));
+    agent->Attach(cls->maker(OwnedBy(static_cast<Agent*>(agent.get()), run->owner)));
   } catch (nb::python_error& e) {
     StopWithPythonError(run, e, "creating agent " + agent->name() + " (" + cls->name + ")");
   }
-  agent->Attach(*self);
   return agent;
 }
 
@@ -482,8 +481,7 @@ void RegisterPythonAgent(ClassRegistry* registry, PythonRun* run,
   }
   const std::string name = cls->name;
   registry->add_agent(name, [make, cls, run](AgentInit init) {
-    nb::object self;
-    return make(std::move(init), cls, run, &self);
+    return make(std::move(init), cls, run);
   });
 }
 

@@ -1,7 +1,9 @@
-// PythonRun: what one run shares with the Python classes inside it (agents
-// today): the Python error that stopped the run, the list of markets that
-// Python's submit_orders receives, and the OrderMirror that keeps the
-// Python Order objects agents submitted in step with the engine's orders.
+// PythonRun: what one run shares with the Python classes inside it (agents,
+// events, loggers): the Python error that stopped the run, the Python
+// objects the engine hands to Python code (the markets, the simulator),
+// pams_cpp's classes it makes objects of, and the OrderMirror that keeps
+// the Python Order objects agents submitted in step with the engine's
+// orders.
 //
 // Threading: the engine calls everything here on the thread that runs the
 // simulation, with or without the GIL; every method that touches Python

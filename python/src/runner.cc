@@ -1,12 +1,16 @@
 // _core.Runner: one simulation, as pams_cpp's runner classes drive it. It
-// owns the class registry, the engine runner and its loggers, and keeps the
-// Python objects whose C++ parts the engine uses (loggers) alive as long as
-// it.
+// owns the class registry (with the Python agent and event classes
+// registered), the engine runner and its loggers (the Python loggers
+// among them), and keeps the Python objects whose C++ parts the engine
+// uses alive as long as it. Python agents and events refer back to their
+// runner: the runner's traverse and clear let the garbage collector free
+// such cycles.
 //
-// A run releases the GIL and takes it back only for what needs Python:
-// warnings (Python's warnings module), the step printer's writes, and,
-// every 50 ms, Python's signal handlers, so that Ctrl-C (KeyboardInterrupt)
-// stops a run within a step and leaves the interpreter usable.
+// A run releases the GIL and takes it back only for what needs Python: the
+// Python classes' methods, warnings (Python's warnings module), the step
+// printer's writes, and, every 50 ms, Python's signal handlers and the
+// progress callback, so that Ctrl-C (KeyboardInterrupt) stops a run within
+// a step and leaves the interpreter usable.
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
