@@ -187,3 +187,15 @@ def test_a_progress_bar_without_tqdm_says_how_to_get_it():
     assert proc.returncode == 1
     assert "ImportError: main(progress=True) draws its bar with tqdm, which is not " \
            "installed: pip install tqdm" in proc.stderr
+
+
+def test_the_package_carries_type_stubs():
+    """Editors complete the extension's names (_core.pyi) and read the
+    package's inline types (py.typed)."""
+    import importlib.resources
+
+    files = importlib.resources.files("pams_cpp")
+    assert (files / "py.typed").is_file()
+    stub = (files / "_core.pyi").read_text()
+    for name in ("class Runner", "class Market", "def get_market_price", "class Agent"):
+        assert name in stub, name
