@@ -163,13 +163,45 @@ def test_a_logger_sees_only_the_kinds_it_overrides():
     assert all(_log_kinds(OUR_LOGGERS["ProcessLogger"]).values())
 
 
-def test_overriding_an_engine_logger_is_refused():
-    class MySaver(pams_cpp.logs.MarketStepSaver):
+def test_a_market_step_saver_subclass_keeps_more_as_in_pams(capsys):
+    """PAMS's market_share notebook subclasses MarketStepSaver to keep the
+    executed volume too: such a subclass runs as a Python logger."""
+    records = []
+    for pkg in (pams, pams_cpp):
+        class SaverWithVolume(pkg.logs.market_step_loggers.MarketStepSaver):
+            def process_market_step_end_log(self, log):
+                self.market_step_logs.append({
+                    "session_id": log.session.session_id,
+                    "market_time": log.market.get_time(),
+                    "market_id": log.market.market_id,
+                    "market_name": log.market.name,
+                    "market_price": log.market.get_market_price(),
+                    "fundamental_price": log.market.get_fundamental_price(),
+                    "executed_volume": log.market.get_executed_volume(),
+                })
+
+        class PlainSubclass(pkg.logs.market_step_loggers.MarketStepSaver):
+            def process_market_step_end_log(self, log):
+                super().process_market_step_end_log(log)
+
+        for cls in (SaverWithVolume, PlainSubclass):
+            saver = cls()
+            pkg.runners.SequentialRunner(
+                settings=os.path.join(ROOT, "samples/shock_transfer/config.json"),
+                prng=random.Random(4), logger=saver).main()
+            records.append(typed_value(saver.market_step_logs))
+    assert records[2] == records[0] and records[3] == records[1]
+    assert len(records[0][1]) == 1800
+
+
+def test_overriding_an_engine_csv_logger_is_refused(tmp_path):
+    class MyCsv(pams_cpp.logs.StepsCsvLogger):
         def process_market_step_end_log(self, log):
             pass
 
     with pytest.raises(NotImplementedError, match="subclass pams_cpp.logs.Logger"):
-        pams_cpp.runners.SequentialRunner(settings=CONFIGS["keeper"], logger=MySaver())
+        pams_cpp.runners.SequentialRunner(settings=CONFIGS["keeper"],
+                                          logger=MyCsv(tmp_path / "steps.csv"))
 
 
 def test_install_as_pams_runs_code_written_for_pams_unchanged(tmp_path):

@@ -258,6 +258,13 @@ LOG_KINDS = {
 }
 
 
+def overrides_logging(cls: type, base: type) -> bool:
+    """Whether cls overrides a method of base that processes logs."""
+    names = {name for names in LOG_KINDS.values() for name in names}
+    return any(getattr(cls, name) is not getattr(base, name) for name in names)
+
+
+
 __all__ = [
     "CancelLog",
     "ExecutionLog",

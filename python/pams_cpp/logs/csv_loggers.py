@@ -4,16 +4,22 @@ import os
 
 from .. import _core
 from .base import Logger
+from .base import overrides_logging
 
 
 class _CsvLogger(Logger):
     _engine_class = None
 
     def __init__(self, path) -> None:
+        super().__init__()
         self.path = os.fspath(path)
         self._engine = self._engine_class(self.path)
 
     def _engine_logger(self):
+        if overrides_logging(type(self), _CsvLogger):
+            raise NotImplementedError(
+                f"{type(self).__name__} overrides methods of a CSV logger, which runs in the "
+                "engine: subclass pams_cpp.logs.Logger to process logs in Python")
         return self._engine
 
 

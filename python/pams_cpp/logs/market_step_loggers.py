@@ -2,12 +2,20 @@
 market and step, MarketStepSaver keeps the same values
 (``market_step_logs``, a list of dicts with PAMS's keys and types).
 Both run in the engine; the printer writes through ``sys.stdout``.
+
+A subclass of MarketStepSaver that overrides how logs are processed (as
+PAMS's market_share notebook does, to keep more values per step) runs as a
+Python logger instead: its methods are called as PAMS calls them, and
+MarketStepSaver's own ``process_market_step_end_log`` appends PAMS's dict
+to ``market_step_logs``.
 """
 from typing import Dict
 from typing import List
 
 from .. import _core
 from .base import Logger
+from .base import MarketStepEndLog
+from .base import overrides_logging
 
 _KEYS = ("session_id", "market_time", "market_id", "market_name", "market_price",
          "fundamental_price")
@@ -18,9 +26,14 @@ class MarketStepPrintLogger(Logger):
     fundamental_price" for every market at the end of every step."""
 
     def __init__(self) -> None:
+        super().__init__()
         self._engine = _core.StdoutStepPrinter()
 
     def _engine_logger(self):
+        if overrides_logging(type(self), MarketStepPrintLogger):
+            raise NotImplementedError(
+                f"{type(self).__name__} overrides methods of MarketStepPrintLogger, which "
+                "runs in the engine: subclass pams_cpp.logs.Logger to process logs in Python")
         return self._engine
 
 
@@ -28,11 +41,13 @@ class MarketStepSaver(Logger):
     """Keeps, for every market and step, PAMS's dict of the market's values."""
 
     def __init__(self) -> None:
+        super().__init__()
         self._engine = _core.MarketStepSaver()
         self._logs: List[Dict] = []
 
     def _engine_logger(self):
-        return self._engine
+        # A subclass that processes logs its own way is a Python logger.
+        return None if overrides_logging(type(self), MarketStepSaver) else self._engine
 
     @property
     def market_step_logs(self) -> List[Dict]:
@@ -40,6 +55,22 @@ class MarketStepSaver(Logger):
         if len(self._logs) < len(self._engine):
             self._logs.extend(dict(zip(_KEYS, r)) for r in self._engine.records(len(self._logs)))
         return self._logs
+
+    @market_step_logs.setter
+    def market_step_logs(self, logs: List[Dict]) -> None:
+        self._logs = logs
+
+    def process_market_step_end_log(self, log: MarketStepEndLog) -> None:
+        """Appends PAMS's dict of the market's values (a Python logger's
+        path; the engine's saver records them itself)."""
+        self._logs.append({
+            "session_id": log.session.session_id,
+            "market_time": log.market.get_time(),
+            "market_id": log.market.market_id,
+            "market_name": log.market.name,
+            "market_price": log.market.get_market_price(),
+            "fundamental_price": log.market.get_fundamental_price(),
+        })
 
 
 __all__ = ["MarketStepPrintLogger", "MarketStepSaver"]

@@ -69,11 +69,6 @@ class Runner:
             if not isinstance(logger, Logger):
                 raise TypeError(f"logger must be a pams_cpp.logs.Logger, got {type(logger).__name__}")
             if logger._engine_logger() is not None:
-                if any(_log_kinds(type(logger)).values()):
-                    raise NotImplementedError(
-                        f"{type(logger).__name__} overrides methods of {type(logger).__mro__[1].__name__}, "
-                        "which runs in the engine: subclass pams_cpp.logs.Logger to process "
-                        "logs in Python")
                 loggers.append(logger._engine_logger())
         self.registered_classes: List[Type] = []
         words, index, gauss_next = state_of(self._prng)
