@@ -20,6 +20,7 @@
 #include <string>
 
 #include "bindings.h"
+#include "markets.h"
 #include "python_run.h"
 #include "pams/market/index_market.h"
 #include "pams/market/market.h"
@@ -180,8 +181,9 @@ void BindMarket(nb::module_& m) {
   using T = std::optional<int64_t>;
   const auto time_arg = nb::arg("time") = nb::none();
   const auto times_arg = nb::arg("times") = nb::none();
-  nb::class_<Market>(m, "Market", nb::dynamic_attr())
-      .def_prop_ro("market_id", &Market::market_id)
+  nb::class_<Market> market(m, "Market", nb::dynamic_attr());
+  BindPythonMarkets(market);
+  market.def_prop_ro("market_id", &Market::market_id)
       .def_prop_ro("name", [](const Market& mk) { return mk.name(); })
       .def_prop_ro("class_name", [](const Market& mk) { return mk.class_name(); })
       .def_prop_ro("tick_size", &TickSize)

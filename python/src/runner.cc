@@ -30,6 +30,7 @@
 
 #include "agents.h"
 #include "events.h"
+#include "markets.h"
 #include "bindings.h"
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
@@ -130,6 +131,12 @@ class PyRunner {
   void RegisterAgentClass(std::shared_ptr<PythonAgentClass> cls) {
     agent_classes_.push_back(cls);
     RegisterPythonAgent(&registry_, run_.get(), std::move(cls));
+  }
+
+  // Registers a Python market class. REQUIRES: before Setup().
+  void RegisterMarketClass(std::shared_ptr<PythonMarketClass> cls) {
+    market_classes_.push_back(cls);
+    RegisterPythonMarket(&registry_, run_.get(), std::move(cls));
   }
 
   // Registers a Python event class. REQUIRES: before Setup().
@@ -233,6 +240,7 @@ class PyRunner {
     if (signal_check_) each(signal_check_->progress.ptr());
     for (const auto& cls : agent_classes_) each(cls->maker.ptr());
     for (const auto& cls : event_classes_) each(cls->maker.ptr());
+    for (const auto& cls : market_classes_) each(cls->cls.ptr());
     for (const auto& logger : python_loggers_) each(logger->logger().ptr());
     if (run_) run_->Traverse(each);
     if (runner_) {
@@ -241,6 +249,9 @@ class PyRunner {
       }
       for (const auto& event : runner_->simulator().events()) {
         if (auto* p = dynamic_cast<const PythonPart*>(event.get())) each(p->self().ptr());
+      }
+      for (const auto& market : runner_->simulator().market_objects()) {
+        if (auto* p = dynamic_cast<const PythonPart*>(market.get())) each(p->self().ptr());
       }
     }
     return result;
@@ -263,6 +274,9 @@ class PyRunner {
       for (const auto& event : runner_->simulator().events()) {
         if (auto* p = dynamic_cast<PythonPart*>(event.get())) p->clear_self();
       }
+      for (const auto& market : runner_->simulator().market_objects()) {
+        if (auto* p = dynamic_cast<PythonPart*>(market.get())) p->clear_self();
+      }
     }
   }
 
@@ -276,6 +290,7 @@ class PyRunner {
   std::vector<nb::object> kept_;
   std::vector<std::shared_ptr<PythonAgentClass>> agent_classes_;
   std::vector<std::shared_ptr<PythonEventClass>> event_classes_;
+  std::vector<std::shared_ptr<PythonMarketClass>> market_classes_;
   std::vector<std::unique_ptr<PythonLogger>> python_loggers_;
   std::unique_ptr<Runner> runner_;
 };
@@ -309,6 +324,13 @@ void BindRunner(nb::module_& m) {
       .def_rw("executed_order", &PythonAgentClass::executed_order)
       .def_rw("canceled_order", &PythonAgentClass::canceled_order);
 
+  nb::class_<PythonMarketClass>(m, "MarketClass")
+      .def(nb::init<>())
+      .def_rw("name", &PythonMarketClass::name)
+      .def_rw("base", &PythonMarketClass::base)
+      .def_rw("cls", &PythonMarketClass::cls)
+      .def_rw("setup", &PythonMarketClass::setup);
+
   nb::class_<PythonEventClass>(m, "EventClass")
       .def(nb::init<>())
       .def_rw("name", &PythonEventClass::name)
@@ -323,6 +345,11 @@ void BindRunner(nb::module_& m) {
       .def("register_agent_class",
            [](PyRunner& r, const PythonAgentClass& cls) {
              r.RegisterAgentClass(std::make_shared<PythonAgentClass>(cls));
+           },
+           nb::arg("cls"))
+      .def("register_market_class",
+           [](PyRunner& r, const PythonMarketClass& cls) {
+             r.RegisterMarketClass(std::make_shared<PythonMarketClass>(cls));
            },
            nb::arg("cls"))
       .def("register_event_class",

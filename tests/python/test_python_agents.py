@@ -84,6 +84,8 @@ def with_events(config):
     return config
 
 
+with open(os.path.join(ROOT, "samples/market_share/config.json")) as f:
+    CONFIGS["market_share"] = json.load(f)  # ExtendedMarkets
 CONFIGS["events"] = with_events(CONFIGS["cancel"])
 CONFIGS["events_shock_transfer"] = with_events(CONFIGS["shock_transfer"])
 
@@ -242,3 +244,18 @@ def test_install_as_pams_runs_code_written_for_pams_unchanged(tmp_path):
     ref = run(pams, PAMS_CLASSES, CONFIGS["cancel"], 2)[0]
     assert json.loads(out[-2]) == [float(eval(log["market_price"][1])) for log in ref]
     assert out[-1].startswith("pams_cpp has no module pams.order_book")
+
+
+def test_markets_of_python_classes_are_the_simulators_objects(capsys):
+    runner = pams_cpp.SequentialRunner(settings=CONFIGS["market_share"], prng=random.Random(1))
+    runner.class_register(OUR_CLASSES["ExtendedMarket"])
+    runner.main()
+    markets = runner.simulator.markets
+    assert all(type(m) is OUR_CLASSES["ExtendedMarket"] for m in markets)
+    assert markets[0] is runner.simulator.markets[0]
+    assert isinstance(markets[0], pams_cpp.Market)
+    with pytest.raises(AttributeError, match="only a market of a Python class"):
+        pams_cpp.SequentialRunner(settings=CONFIGS["keeper"]).simulator  # noqa: B018
+        plain = pams_cpp.SequentialRunner(settings=os.path.join(ROOT, "samples/CI2002/config.json"))
+        plain.main()
+        plain.simulator.markets[0]._executed_volumes = [3]

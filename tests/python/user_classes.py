@@ -2,8 +2,9 @@
 the same source (define(pkg) with pkg the pams or the pams_cpp module), so
 that the differential tests run the very same user code on both.
 
-UserDefinedFCNAgent, CancelFCNAgent and InvestDivFCNAgent behave as the
-user classes of PAMS's samples (user_class, cancel_test, invest_div),
+UserDefinedFCNAgent, CancelFCNAgent, InvestDivFCNAgent and ExtendedMarket
+behave as the user classes of PAMS's samples (user_class, cancel_test,
+invest_div, market_share),
 written here anew; KeeperAgent and QuoterAgent are ours: agents with state
 that keep their orders and cancel them later (also in the same result),
 read the markets' histories and draw with every kind of random.Random call.
@@ -328,5 +329,17 @@ def define(pkg):
             return (self.quotes, None if last is None else
                     (last.order_id, last.placed_at, last.volume, last.price, last.is_canceled))
 
+    class ExtendedMarket(pkg.Market):
+        """PAMS's market_share sample: tradeVolume presets the executed volume
+        of step 0, so that MarketShareFCNAgents start with those shares."""
+
+        def setup(self, settings, *args, **kwargs):
+            super(ExtendedMarket, self).setup(settings, *args, **kwargs)
+            if "tradeVolume" in settings:
+                if not isinstance(settings["tradeVolume"], int):
+                    raise ValueError("tradeVolume must be int")
+                self._executed_volumes = [int(settings["tradeVolume"])]
+
     return {cls.__name__: cls for cls in (UserDefinedFCNAgent, CancelFCNAgent,
-                                          InvestDivFCNAgent, KeeperAgent, QuoterAgent)}
+                                          InvestDivFCNAgent, KeeperAgent, QuoterAgent,
+                                          ExtendedMarket)}

@@ -126,6 +126,14 @@ class Runner:
             return  # registered already, or a built-in class
         if issubclass(cls, Agent):
             self._core.register_agent_class(_agent_class(cls, self._make_agent))
+        elif issubclass(cls, _core.Market):
+            info = _core.MarketClass()
+            info.name = cls.__name__
+            builtin = _core.IndexMarket if issubclass(cls, _core.IndexMarket) else _core.Market
+            info.base = builtin.__name__
+            info.cls = cls
+            info.setup = cls.setup is not builtin.setup
+            self._core.register_market_class(info)
         elif issubclass(cls, EventABC):
             info = _core.EventClass()
             info.name = cls.__name__
@@ -134,8 +142,8 @@ class Runner:
         else:
             raise NotImplementedError(
                 f"pams_cpp cannot run the Python class {cls.__name__} yet: Python "
-                "subclasses of Agent, of the built-in agents and of EventABC run; markets "
-                "and runners written in Python come with the next version"
+                "subclasses of Agent, of the built-in agents, of Market, IndexMarket and "
+                "EventABC run; runners written in Python come with the next version"
             )
         self.registered_classes.append(cls)
 

@@ -1,0 +1,205 @@
+// Markets whose class is a Python subclass of pams_cpp.Market or
+// IndexMarket (PAMS's samples and notebooks write such classes, e.g. an
+// ExtendedMarket whose setup presets _executed_volumes).
+//
+// Such a market is a PyMarket<Base>: an engine market of the built-in class
+// Base whose Python object is an instance of the user's class referring to
+// it (so that every getter of _core.Market works on it, and the
+// simulator's lists give that very object). The engine calls the Python
+// setup() if the class overrides it; super().setup() reaches Base's, and
+// assigning one of PAMS's history lists (_executed_volumes, ...) in setup
+// presets the engine's.
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bindings.h"
+#include "markets.h"
+#include "pams/config/settings.h"
+#include "pams/errors.h"
+#include "pams/market/index_market.h"
+#include "pams/market/market.h"
+#include "pams/runners/class_registry.h"
+#include "python_run.h"
+
+namespace pams::python {
+
+namespace {
+
+// What _core.Market's methods reach in a market of a Python class.
+class PythonMarketCalls : public PythonPart {
+ public:
+  virtual void BaseSetup(nb::handle settings) = 0;
+  // Sets one of PAMS's history lists ("_executed_volumes", ...); false for
+  // another name.
+  virtual bool SetHistory(const std::string& name, nb::handle values) = 0;
+};
+
+std::vector<double> Prices(nb::handle values) {
+  std::vector<double> out;
+  for (nb::handle v : values) {
+    out.push_back(v.is_none() ? std::numeric_limits<double>::quiet_NaN() : nb::cast<double>(v));
+  }
+  return out;
+}
+
+template <typename Base>
+class PyMarket final : public Base, public PythonMarketCalls {
+ public:
+  PyMarket(MarketInit init, std::shared_ptr<PythonMarketClass> cls, PythonRun* run)
+      : Base(std::move(init)), cls_(std::move(cls)), run_(run) {}
+
+  void Attach(nb::object self) { self_ = std::move(self); }
+
+  void setup(const Settings& settings) override {
+    if (!cls_->setup) {
+      Base::setup(settings);
+      return;
+    }
+    nb::gil_scoped_acquire gil;
+    settings_ = &settings;
+    try {
+      self_.attr("setup")(ToPython(settings.json()));
+    } catch (nb::python_error& e) {
+      StopWithPythonError(run_, e,
+                          "in setup of market " + this->name() + " (" + cls_->name + ")");
+    }
+    settings_ = nullptr;
+    // Python code reads its keys from the dict: none of them is unread.
+    if (settings.is_object()) {
+      for (auto it = settings.json().begin(); it != settings.json().end(); ++it) {
+        settings.has(it.key());
+      }
+    }
+  }
+
+  void BaseSetup(nb::handle settings) override {
+    const std::string path = settings_ != nullptr ? settings_->path() : this->name();
+    Json json = ToJson(settings, path);
+    if (settings_ != nullptr && json == settings_->json()) {
+      Base::setup(*settings_);
+      return;
+    }
+    own_settings_ = std::make_unique<Json>(std::move(json));
+    Base::setup(Settings(*own_settings_, path));
+  }
+
+  bool SetHistory(const std::string& name, nb::handle values) override {
+    typename Base::Histories& h = this->histories();
+    if (name == "_executed_volumes") {
+      h.executed_volumes = nb::cast<std::vector<int64_t>>(values);
+    } else if (name == "_n_buy_orders") {
+      h.n_buy_orders = nb::cast<std::vector<int64_t>>(values);
+    } else if (name == "_n_sell_orders") {
+      h.n_sell_orders = nb::cast<std::vector<int64_t>>(values);
+    } else if (name == "_executed_total_prices") {
+      h.executed_total_prices = nb::cast<std::vector<double>>(values);
+    } else if (name == "_market_prices") {
+      h.market_prices = Prices(values);
+      h.market_price_is_int.assign(h.market_prices.size(), 0);
+    } else if (name == "_mid_prices") {
+      h.mid_prices = Prices(values);
+    } else if (name == "_last_executed_prices") {
+      h.last_executed_prices = Prices(values);
+    } else if (name == "_fundamental_prices") {
+      h.fundamental_prices = Prices(values);
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  std::shared_ptr<PythonMarketClass> cls_;
+  PythonRun* run_;
+  const Settings* settings_ = nullptr;  // during setup()
+  std::unique_ptr<Json> own_settings_;
+};
+
+template <typename Base>
+std::unique_ptr<Market> MakeMarket(MarketInit init, std::shared_ptr<PythonMarketClass> cls,
+                                   PythonRun* run) {
+  auto market = std::make_unique<PyMarket<Base>>(std::move(init), cls, run);
+  nb::gil_scoped_acquire gil;
+  try {
+    // An instance of the user's class that refers to the engine's market.
+    nb::object self = nb::inst_reference(cls->cls, static_cast<Base*>(market.get()));
+    if (run->owner.is_valid()) nb::setattr(self, "_owner", run->owner);
+    market->Attach(std::move(self));
+  } catch (nb::python_error& e) {
+    StopWithPythonError(run, e, "creating market " + market->name() + " (" + cls->name + ")");
+  }
+  return market;
+}
+
+PythonMarketCalls* PythonCallsOf(Market& market) {
+  return dynamic_cast<PythonMarketCalls*>(&market);
+}
+
+const char* const kHistories[] = {
+    "_market_prices",        "_mid_prices",    "_last_executed_prices",
+    "_fundamental_prices",   "_executed_volumes", "_executed_total_prices",
+    "_n_buy_orders",         "_n_sell_orders"};
+
+}  // namespace
+
+void RegisterPythonMarket(ClassRegistry* registry, PythonRun* run,
+                          std::shared_ptr<PythonMarketClass> cls) {
+  using Make = std::unique_ptr<Market> (*)(MarketInit, std::shared_ptr<PythonMarketClass>,
+                                           PythonRun*);
+  const Make make = cls->base == "IndexMarket" ? &MakeMarket<IndexMarket> : &MakeMarket<Market>;
+  const std::string name = cls->name;
+  registry->add_market(name, [make, cls, run](MarketInit init) {
+    return make(std::move(init), cls, run);
+  });
+}
+
+void BindPythonMarkets(nb::class_<Market>& market) {
+  market.def(
+      "setup",
+      [](Market& m, nb::handle settings, nb::args, nb::kwargs) {
+        PythonMarketCalls* p = PythonCallsOf(m);
+        if (p == nullptr) {
+          throw SimulationError("market " + m.name() + " is set up by the engine");
+        }
+        p->BaseSetup(settings);
+      },
+      nb::arg("settings"), nb::arg("args"), nb::arg("kwargs"));
+  // PAMS's history lists, which a Python market may preset in setup (as
+  // PAMS's market_share sample presets _executed_volumes). Reading them
+  // gives the engine's lists so far.
+  for (const char* name : kHistories) {
+    const std::string key = name;
+    market.def_prop_rw(
+        name,
+        [key](const Market& m) -> nb::object {
+          const int64_t t = m.get_time();
+          nb::list out;
+          for (int64_t i = 0; i <= t; ++i) {
+            if (key == "_executed_volumes") out.append(m.get_executed_volume(i));
+            else if (key == "_market_prices") out.append(m.get_market_price(i));
+            else if (key == "_fundamental_prices") out.append(m.get_fundamental_price(i));
+            else return nb::none();
+          }
+          return out;
+        },
+        [key](Market& m, nb::handle values) {
+          PythonMarketCalls* p = PythonCallsOf(m);
+          if (p == nullptr || !p->SetHistory(key, values)) {
+            throw nb::attribute_error(("only a market of a Python class may set " + key +
+                                       ", in its setup")
+                                          .c_str());
+          }
+        });
+  }
+}
+
+}  // namespace pams::python

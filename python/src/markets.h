@@ -1,0 +1,42 @@
+// Engine markets whose class is written in Python (markets.cc), for the
+// runner binding and the market binding.
+
+#ifndef PAMS_PYTHON_SRC_MARKETS_H_
+#define PAMS_PYTHON_SRC_MARKETS_H_
+
+#include <nanobind/nanobind.h>
+
+#include <memory>
+#include <string>
+
+#include "python_run.h"
+
+namespace pams {
+class ClassRegistry;
+class Market;
+}  // namespace pams
+
+namespace pams::python {
+
+namespace nb = nanobind;
+
+// How the engine runs one Python market class.
+struct PythonMarketClass {
+  std::string name;  // the name configs use (the class's __name__)
+  std::string base;  // "Market" or "IndexMarket"
+  nb::object cls;    // the Python class (a subclass of _core.Market)
+  bool setup = false;  // whether it overrides setup
+};
+
+// Registers `cls` in registry: configs naming cls->name create PyMarkets.
+// REQUIRES: run outlives the registry's markets.
+void RegisterPythonMarket(ClassRegistry* registry, PythonRun* run,
+                          std::shared_ptr<PythonMarketClass> cls);
+
+// Adds _core.Market's setup() (Python's super().setup()) and PAMS's
+// history lists (_executed_volumes, ...) to the market binding.
+void BindPythonMarkets(nb::class_<Market>& market);
+
+}  // namespace pams::python
+
+#endif  // PAMS_PYTHON_SRC_MARKETS_H_
