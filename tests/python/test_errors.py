@@ -176,7 +176,7 @@ def test_python_classes_that_cannot_run_say_why():
     assert info.value.__notes__ == ["creating agent FCNAgents-0 (NoOrders)"]
     with pytest.raises(TypeError, match="takes a class"):
         runner.class_register(42)
-    with pytest.raises(NotImplementedError, match="markets and runners written in Python"):
+    with pytest.raises(NotImplementedError, match="runners written in Python come with"):
         runner.class_register(dict)
 
 
