@@ -7,6 +7,12 @@
 #define PAMS_PYTHON_SRC_BINDINGS_H_
 
 #include <nanobind/nanobind.h>
+// The casters of the standard types every file of the binding uses: a
+// file without them would fail at run time (a cast_error) where another
+// succeeds, so every file gets them from here.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include "pams/config/json.h"
 

@@ -1,0 +1,171 @@
+// PythonRun's parts (python_run.h): the classes pams_cpp's engine objects
+// are made of, the Python logs, the stop on a Python error, and the
+// OrderMirror.
+
+#include "python_run.h"
+
+#include <nanobind/nanobind.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "bindings.h"
+#include "pams/errors.h"
+#include "pams/market/market.h"
+#include "pams/simulator/simulator.h"
+
+namespace pams::python {
+
+PythonClasses::PythonClasses() {
+  nb::module_ order_module = nb::module_::import_("pams_cpp.order");
+  nb::module_ logs_module = nb::module_::import_("pams_cpp.logs.base");
+  order = order_module.attr("Order");
+  cancel = order_module.attr("Cancel");
+  limit_order = order_module.attr("LIMIT_ORDER");
+  market_order = order_module.attr("MARKET_ORDER");
+  order_log = logs_module.attr("OrderLog");
+  cancel_log = logs_module.attr("CancelLog");
+  expiration_log = logs_module.attr("ExpirationLog");
+  execution_log = logs_module.attr("ExecutionLog");
+  simulation_begin_log = logs_module.attr("SimulationBeginLog");
+  simulation_end_log = logs_module.attr("SimulationEndLog");
+  session_begin_log = logs_module.attr("SessionBeginLog");
+  session_end_log = logs_module.attr("SessionEndLog");
+  market_step_begin_log = logs_module.attr("MarketStepBeginLog");
+  market_step_end_log = logs_module.attr("MarketStepEndLog");
+}
+
+// ------------------------------------------------------------- Python logs
+
+namespace {
+
+nb::object OptionalInt(const std::optional<int64_t>& v) {
+  return v ? nb::object(nb::int_(*v)) : nb::none();
+}
+
+nb::object OptionalPriceOf(const PythonRun& run, int market_id,
+                           const std::optional<double>& price) {
+  return price ? PriceObject(run.simulator->market(market_id), *price) : nb::none();
+}
+
+}  // namespace
+
+nb::object PythonLog(const PythonRun& run, const OrderLog& log) {
+  return run.classes.order_log(log.order_id, log.market_id, log.time, log.agent_id,
+                               log.is_buy, run.classes.kind(log.kind), log.volume,
+                               OptionalPriceOf(run, log.market_id, log.price),
+                               OptionalInt(log.ttl));
+}
+
+nb::object PythonLog(const PythonRun& run, const CancelLog& log) {
+  return run.classes.cancel_log(log.order_id, log.market_id, log.cancel_time, log.order_time,
+                                log.agent_id, log.is_buy, run.classes.kind(log.kind),
+                                log.volume, OptionalPriceOf(run, log.market_id, log.price),
+                                OptionalInt(log.ttl));
+}
+
+nb::object PythonLog(const PythonRun& run, const ExpirationLog& log) {
+  return run.classes.expiration_log(log.order_id, log.market_id, log.time, log.order_time,
+                                    log.agent_id, log.is_buy, run.classes.kind(log.kind),
+                                    log.volume, OptionalPriceOf(run, log.market_id, log.price),
+                                    OptionalInt(log.ttl));
+}
+
+nb::object PythonLog(const PythonRun& run, const ExecutionLog& log) {
+  return run.classes.execution_log(log.market_id, log.time, log.buy_agent_id,
+                                   log.sell_agent_id, log.buy_order_id, log.sell_order_id,
+                                   PriceObject(run.simulator->market(log.market_id), log.price),
+                                   log.volume);
+}
+
+void StopWithPythonError(PythonRun* run, nb::python_error& e, const std::string& where) {
+  nb::handle value = e.value();
+  if (nb::hasattr(value, "add_note")) {
+    try {
+      value.attr("add_note")(where);
+    } catch (nb::python_error&) {
+    }
+  }
+  run->pending.Keep(e);
+  throw SimulationError(where + ": " + e.what());
+}
+
+// ---------------------------------------------------------------- OrderMirror
+
+void OrderMirror::Expect(int agent_id, nb::handle action) {
+  pending_[agent_id].push_back(nb::borrow(action));
+  ++n_pending_;
+}
+
+void OrderMirror::Forget(int agent_id) {
+  auto it = pending_.find(agent_id);
+  if (it == pending_.end() || it->second.empty()) return;
+  nb::gil_scoped_acquire gil;
+  n_pending_ -= it->second.size();
+  it->second.clear();
+}
+
+void OrderMirror::process_order_log(const OrderLog& log) {
+  if (n_pending_ == 0) return;
+  auto it = pending_.find(log.agent_id);
+  if (it == pending_.end() || it->second.empty()) return;
+  nb::gil_scoped_acquire gil;
+  nb::object order = std::move(it->second.front());
+  it->second.pop_front();
+  --n_pending_;
+  // What the market made of the order (events may have changed it, the
+  // price is on the tick grid now), as PAMS's market leaves it.
+  const Market& market = simulator_->market(log.market_id);
+  order.attr("order_id") = log.order_id;
+  order.attr("placed_at") = log.time;
+  order.attr("is_buy") = log.is_buy;
+  if (nb::cast<int>(order.attr("kind").attr("kind_id")) != static_cast<int>(log.kind)) {
+    order.attr("kind") = classes_->kind(log.kind);
+  }
+  order.attr("volume") = log.volume;
+  order.attr("price") = log.price ? PriceObject(market, *log.price) : nb::none();
+  order.attr("ttl") = log.ttl ? nb::object(nb::int_(*log.ttl)) : nb::none();
+  live_.emplace(std::make_pair(log.market_id, log.order_id), std::move(order));
+}
+
+void OrderMirror::process_cancel_log(const CancelLog& log) {
+  if (n_pending_ == 0) return;
+  auto it = pending_.find(log.agent_id);
+  if (it == pending_.end() || it->second.empty()) return;
+  nb::gil_scoped_acquire gil;
+  nb::object cancel = std::move(it->second.front());
+  it->second.pop_front();
+  --n_pending_;
+  cancel.attr("placed_at") = log.cancel_time;
+  cancel.attr("order").attr("is_canceled") = true;
+  live_.erase({log.market_id, log.order_id});
+}
+
+void OrderMirror::process_execution_log(const ExecutionLog& log) {
+  if (live_.empty()) return;
+  for (int64_t order_id : {log.buy_order_id, log.sell_order_id}) {
+    auto it = live_.find({log.market_id, order_id});
+    if (it == live_.end()) continue;
+    nb::gil_scoped_acquire gil;
+    const int64_t left = nb::cast<int64_t>(it->second.attr("volume")) - log.volume;
+    it->second.attr("volume") = left;
+    if (left <= 0) live_.erase(it);
+  }
+}
+
+void OrderMirror::process_expiration_log(const ExpirationLog& log) {
+  if (live_.empty()) return;
+  auto it = live_.find({log.market_id, log.order_id});
+  if (it == live_.end()) return;
+  nb::gil_scoped_acquire gil;
+  live_.erase(it);
+}
+
+void OrderMirror::Clear() {
+  pending_.clear();
+  n_pending_ = 0;
+  live_.clear();
+}
+
+}  // namespace pams::python
