@@ -111,10 +111,14 @@ def threads(args, failures):
                "--set", "simulation.sessions[1].iterationSteps=1000000"]
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 text=True, env=env, start_new_session=True)
-        # Wait until both workers have run TensorFlow.
+        # Wait until both workers have run TensorFlow and their thread pools
+        # are the configured ones. The counts are read until they match (or
+        # the deadline passes, and the last reading is reported): while
+        # TensorFlow starts, a worker may briefly hold more tf_Compute
+        # threads (seen once in 5 runs under ASan's slower start).
         checked = []
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and len(checked) < 2:
+        while time.monotonic() < deadline:
             time.sleep(0.5)
             checked = []
             for w in workers_of(proc.pid):
@@ -128,6 +132,10 @@ def threads(args, failures):
                     continue
                 if names.get("tf_Compute"):
                     checked.append((w, names, comm, environ))
+            if len(checked) == 2 and all(
+                    (names.get(comm, 0) - 1, names.get("tf_Compute", 0)) == (intra, inter)
+                    for _, names, comm, _ in checked):
+                break
         os.killpg(proc.pid, signal.SIGINT)
         proc.communicate(timeout=30)
         name = f"threads {method} intra={intra} inter={inter}"
