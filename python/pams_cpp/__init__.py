@@ -12,6 +12,7 @@ from . import _core
 from ._core import ConfigError
 from ._core import SimulationError
 from . import agents
+from . import analysis
 from . import events
 from . import logs
 from . import runners
@@ -28,6 +29,7 @@ from .runners import Runner
 from .runners import SequentialRunner
 from .session import Session
 from .simulator import Simulator
+from .table import Table
 from .version import __version__
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "Order",
     "OrderKind",
     "agents",
+    "analysis",
     "events",
     "install_as_pams",
     "utils",
@@ -48,6 +51,7 @@ __all__ = [
     "Session",
     "SimulationError",
     "Simulator",
+    "Table",
     "logs",
     "runners",
     "__version__",

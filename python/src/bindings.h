@@ -27,7 +27,9 @@ void BindMarket(nb::module_& m);
 void BindSimulation(nb::module_& m);
 void BindAgents(nb::module_& m);
 void BindEvents(nb::module_& m);
+void BindTable(nb::module_& m);
 void BindLoggers(nb::module_& m);
+void BindAnalysis(nb::module_& m);
 void BindRunner(nb::module_& m);
 
 // A config given as Python values (dict, list, str, int, float, bool,

@@ -1,7 +1,7 @@
 // The engine's loggers for Python: _core.Logger (what a runner accepts),
 // MarketStepSaver (its records, for pams_cpp's market_step_logs), the step
 // printer writing through Python's sys.stdout (so that notebooks show its
-// lines), and the CSV writers of `pams run`.
+// lines), the CSV writers of `pams run`, and TableLogger.
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
@@ -15,6 +15,7 @@
 #include "pams/logs/events_csv_logger.h"
 #include "pams/logs/logger.h"
 #include "pams/logs/market_step_loggers.h"
+#include "table_logger.h"
 
 namespace pams::python {
 
@@ -102,6 +103,17 @@ void BindLoggers(nb::module_& m) {
   nb::class_<EventsCsvLogger, Logger>(m, "EventsCsvLogger")
       .def(nb::init<const std::string&>(), nb::arg("path"))
       .def("flush", &EventsCsvLogger::flush);
+
+  // Each table: the rows so far (None: not kept).
+  auto table = [](std::shared_ptr<const Table> t) -> std::optional<TableHandle> {
+    if (t == nullptr) return std::nullopt;
+    return TableHandle{std::move(t)};
+  };
+  nb::class_<TableLogger, Logger>(m, "TableLogger")
+      .def(nb::init<bool, bool, bool>(), nb::arg("steps"), nb::arg("agents"), nb::arg("events"))
+      .def_prop_ro("steps", [table](const TableLogger& l) { return table(l.steps()); })
+      .def_prop_ro("agents", [table](const TableLogger& l) { return table(l.agents()); })
+      .def_prop_ro("events", [table](const TableLogger& l) { return table(l.events()); });
 }
 
 }  // namespace pams::python

@@ -46,6 +46,8 @@ NB_MODULE(_core, m) {
   pams::python::BindAgents(m);
   pams::python::BindEvents(m);
   pams::python::BindSimulation(m);
+  pams::python::BindTable(m);
   pams::python::BindLoggers(m);
+  pams::python::BindAnalysis(m);
   pams::python::BindRunner(m);
 }

@@ -1,5 +1,5 @@
 """Loggers recording the simulation (PAMS's ``pams.logs``), and the CSV
-writers of ``pams run``."""
+writers of ``pams run``, and TableLogger (the same records as tables)."""
 from .base import CancelLog
 from .base import ExecutionLog
 from .base import ExpirationLog
@@ -17,6 +17,7 @@ from .csv_loggers import EventsCsvLogger
 from .csv_loggers import StepsCsvLogger
 from .market_step_loggers import MarketStepPrintLogger
 from .market_step_loggers import MarketStepSaver
+from .table_logger import TableLogger
 
 __all__ = [
     "AgentsCsvLogger",
@@ -36,4 +37,5 @@ __all__ = [
     "MarketStepPrintLogger",
     "MarketStepSaver",
     "StepsCsvLogger",
+    "TableLogger",
 ]

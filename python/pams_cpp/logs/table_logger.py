@@ -1,0 +1,57 @@
+"""TableLogger: a run's steps, agents and events as Tables (the columns of
+``pams run --steps-csv``, ``--agents-csv`` and ``--events-csv``, typed),
+kept by the engine: no Python call per log and no Python object per row.
+
+    logger = TableLogger()
+    SequentialRunner(settings=config, prng=random.Random(42), logger=logger).main()
+    steps = logger.steps.to_pandas()      # or pyarrow.table(logger.steps), polars...
+
+The agents table has a column ``asset_volume_<market_id>`` per market (null
+where the agent cannot trade). The events table can be large (a row per
+order, cancel, execution and expiration): it is kept only when asked for.
+"""
+from typing import Optional
+
+from .. import _core
+from ..table import Table
+from .base import Logger
+from .base import overrides_logging
+
+
+class TableLogger(Logger):
+    """Keeps the steps, the agents at the end and, if ``events`` is true,
+    every order, cancel, execution and expiration."""
+
+    def __init__(self, steps: bool = True, agents: bool = True, events: bool = False) -> None:
+        super().__init__()
+        self._engine = _core.TableLogger(steps=steps, agents=agents, events=events)
+
+    def _engine_logger(self):
+        if overrides_logging(type(self), TableLogger):
+            raise NotImplementedError(
+                f"{type(self).__name__} overrides methods of TableLogger, which runs in the "
+                "engine: subclass pams_cpp.logs.Logger to process logs in Python")
+        return self._engine
+
+    @property
+    def steps(self) -> Optional[Table]:
+        """One row per market at the end of every step (None if not kept)."""
+        return _table(self._engine.steps)
+
+    @property
+    def agents(self) -> Optional[Table]:
+        """One row per agent at the end of the run (None if not kept)."""
+        return _table(self._engine.agents)
+
+    @property
+    def events(self) -> Optional[Table]:
+        """One row per order, cancel, execution and expiration, in the order
+        they happened (None if not kept)."""
+        return _table(self._engine.events)
+
+
+def _table(core) -> Optional[Table]:
+    return None if core is None else Table(core)
+
+
+__all__ = ["TableLogger"]

@@ -1,0 +1,361 @@
+// Table's columns, and _core.Table: a table as Python sees it, exported
+// through Arrow's C data interface and its PyCapsule protocol
+// (__arrow_c_schema__, __arrow_c_array__, __arrow_c_stream__), which
+// pyarrow, polars and pandas (through pyarrow) consume without copying.
+//
+// The interface is a fixed C ABI (arrow.apache.org/docs/format/
+// CDataInterface.html), declared here: the engine needs no Arrow library.
+// The exported arrays point into the table's own vectors and keep the table
+// alive through a shared_ptr, so releasing them needs no GIL (consumers may
+// release on any thread).
+
+#include "table.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bindings.h"
+#include "table_logger.h"
+
+// The Arrow C data interface, as the specification defines it.
+extern "C" {
+struct ArrowSchema {
+  const char* format;
+  const char* name;
+  const char* metadata;
+  int64_t flags;
+  int64_t n_children;
+  struct ArrowSchema** children;
+  struct ArrowSchema* dictionary;
+  void (*release)(struct ArrowSchema*);
+  void* private_data;
+};
+
+struct ArrowArray {
+  int64_t length;
+  int64_t null_count;
+  int64_t offset;
+  int64_t n_buffers;
+  int64_t n_children;
+  const void** buffers;
+  struct ArrowArray** children;
+  struct ArrowArray* dictionary;
+  void (*release)(struct ArrowArray*);
+  void* private_data;
+};
+
+struct ArrowArrayStream {
+  int (*get_schema)(struct ArrowArrayStream*, struct ArrowSchema* out);
+  int (*get_next)(struct ArrowArrayStream*, struct ArrowArray* out);
+  const char* (*get_last_error)(struct ArrowArrayStream*);
+  void (*release)(struct ArrowArrayStream*);
+  void* private_data;
+};
+}
+
+namespace pams::python {
+
+void Column::AppendValidity(bool valid) {
+  if (!valid && validity_.empty()) {
+    // The first null: every row before it was valid.
+    validity_.assign(static_cast<size_t>(size_ / 8 + 1), 0xff);
+  }
+  if (!validity_.empty()) {
+    if (static_cast<size_t>(size_ / 8) >= validity_.size()) validity_.push_back(0);
+    const uint8_t bit = static_cast<uint8_t>(1u << (size_ % 8));
+    if (valid) {
+      validity_[size_ / 8] |= bit;
+    } else {
+      validity_[size_ / 8] &= static_cast<uint8_t>(~bit);
+    }
+  }
+  if (!valid) ++null_count_;
+  ++size_;
+}
+
+void Column::AppendInt(std::optional<int64_t> value) {
+  ints_.push_back(value.value_or(0));
+  AppendValidity(value.has_value());
+}
+
+void Column::AppendDouble(std::optional<double> value) {
+  doubles_.push_back(value.value_or(0.0));
+  AppendValidity(value.has_value());
+}
+
+void Column::AppendString(std::string_view value) {
+  chars_.append(value);
+  offsets_.push_back(static_cast<int64_t>(chars_.size()));
+  AppendValidity(true);
+}
+
+void Column::AppendNull() {
+  switch (type_) {
+    case Type::kInt64:
+      ints_.push_back(0);
+      break;
+    case Type::kFloat64:
+      doubles_.push_back(0.0);
+      break;
+    case Type::kString:
+      offsets_.push_back(static_cast<int64_t>(chars_.size()));
+      break;
+  }
+  AppendValidity(false);
+}
+
+const Column* Table::Find(std::string_view name) const {
+  for (const Column& c : columns) {
+    if (c.name() == name) return &c;
+  }
+  return nullptr;
+}
+
+namespace {
+
+constexpr int64_t kArrowFlagNullable = 2;
+
+// Arrow wants a valid pointer for a buffer even when it is empty.
+alignas(64) const uint8_t kEmptyBuffer[64] = {};
+
+const void* BufferOf(const void* data, size_t size) {
+  return size == 0 ? kEmptyBuffer : data;
+}
+
+const char* FormatOf(Column::Type type) {
+  switch (type) {
+    case Column::Type::kInt64:
+      return "l";
+    case Column::Type::kFloat64:
+      return "g";
+    case Column::Type::kString:
+      return "U";  // large_utf8: int64 offsets, so that no size overflows
+  }
+  return "";
+}
+
+// --- schema -----------------------------------------------------------
+
+struct SchemaData {
+  std::string name;
+  std::vector<ArrowSchema> child_storage;
+  std::vector<ArrowSchema*> children;
+};
+
+void ReleaseSchema(ArrowSchema* schema) {
+  auto* data = static_cast<SchemaData*>(schema->private_data);
+  for (ArrowSchema* child : data->children) {
+    if (child->release != nullptr) child->release(child);
+  }
+  delete data;
+  schema->release = nullptr;
+}
+
+void InitSchema(const char* format, std::string name, int64_t flags, ArrowSchema* out) {
+  auto* data = new SchemaData{std::move(name), {}, {}};
+  *out = ArrowSchema{format, data->name.c_str(), nullptr, flags, 0, nullptr, nullptr,
+                     &ReleaseSchema, data};
+}
+
+// The table as a struct of its columns (a record batch's schema).
+void ExportSchema(const Table& table, ArrowSchema* out) {
+  InitSchema("+s", "", 0, out);
+  auto* data = static_cast<SchemaData*>(out->private_data);
+  data->child_storage.resize(table.columns.size());
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    const Column& c = table.columns[i];
+    InitSchema(FormatOf(c.type()), c.name(), kArrowFlagNullable, &data->child_storage[i]);
+    data->children.push_back(&data->child_storage[i]);
+  }
+  out->n_children = static_cast<int64_t>(data->children.size());
+  out->children = data->children.data();
+}
+
+// --- arrays -----------------------------------------------------------
+
+struct ArrayData {
+  std::shared_ptr<const Table> table;  // what the buffers point into
+  std::vector<const void*> buffers;
+  std::vector<ArrowArray> child_storage;
+  std::vector<ArrowArray*> children;
+};
+
+void ReleaseArray(ArrowArray* array) {
+  auto* data = static_cast<ArrayData*>(array->private_data);
+  for (ArrowArray* child : data->children) {
+    if (child->release != nullptr) child->release(child);
+  }
+  delete data;
+  array->release = nullptr;
+}
+
+void ExportColumn(const std::shared_ptr<const Table>& table, const Column& c, ArrowArray* out) {
+  auto* data = new ArrayData{table, {}, {}, {}};
+  data->buffers.push_back(c.validity().empty() ? nullptr : c.validity().data());
+  switch (c.type()) {
+    case Column::Type::kInt64:
+      data->buffers.push_back(BufferOf(c.ints().data(), c.ints().size()));
+      break;
+    case Column::Type::kFloat64:
+      data->buffers.push_back(BufferOf(c.doubles().data(), c.doubles().size()));
+      break;
+    case Column::Type::kString:
+      data->buffers.push_back(c.offsets().data());
+      data->buffers.push_back(BufferOf(c.chars().data(), c.chars().size()));
+      break;
+  }
+  *out = ArrowArray{c.size(), c.null_count(), 0, static_cast<int64_t>(data->buffers.size()),
+                    0, data->buffers.data(), nullptr, nullptr, &ReleaseArray, data};
+}
+
+void ExportArray(const std::shared_ptr<const Table>& table, ArrowArray* out) {
+  auto* data = new ArrayData{table, {nullptr}, {}, {}};
+  data->child_storage.resize(table->columns.size());
+  for (size_t i = 0; i < table->columns.size(); ++i) {
+    ExportColumn(table, table->columns[i], &data->child_storage[i]);
+    data->children.push_back(&data->child_storage[i]);
+  }
+  *out = ArrowArray{table->num_rows(), 0, 0, 1, static_cast<int64_t>(data->children.size()),
+                    data->buffers.data(), data->children.data(), nullptr, &ReleaseArray, data};
+}
+
+// --- stream: the table as one record batch ----------------------------
+
+struct StreamData {
+  std::shared_ptr<const Table> table;
+  bool done = false;
+};
+
+int StreamGetSchema(ArrowArrayStream* stream, ArrowSchema* out) {
+  ExportSchema(*static_cast<StreamData*>(stream->private_data)->table, out);
+  return 0;
+}
+
+int StreamGetNext(ArrowArrayStream* stream, ArrowArray* out) {
+  auto* data = static_cast<StreamData*>(stream->private_data);
+  if (data->done) {
+    std::memset(out, 0, sizeof(*out));  // release == nullptr: the end
+    return 0;
+  }
+  data->done = true;
+  ExportArray(data->table, out);
+  return 0;
+}
+
+const char* StreamGetLastError(ArrowArrayStream*) { return nullptr; }
+
+void ReleaseStream(ArrowArrayStream* stream) {
+  delete static_cast<StreamData*>(stream->private_data);
+  stream->release = nullptr;
+}
+
+// --- capsules -------------------------------------------------------------
+
+// A capsule whose destructor releases what the consumer did not take
+// (a consumer that takes it sets release to nullptr).
+template <typename T>
+nb::capsule Capsule(T* value, const char* name) {
+  return nb::capsule(value, name, [](void* p) noexcept {
+    T* v = static_cast<T*>(p);
+    if (v->release != nullptr) v->release(v);
+    delete v;
+  });
+}
+
+nb::capsule SchemaCapsule(const Table& table) {
+  auto* schema = new ArrowSchema{};
+  ExportSchema(table, schema);
+  return Capsule(schema, "arrow_schema");
+}
+
+// A column as a read-only numpy array viewing the table (kept alive by the
+// array).
+template <typename T>
+nb::object NumpyView(const std::shared_ptr<const Table>& table, const std::vector<T>& values) {
+  nb::capsule owner(new std::shared_ptr<const Table>(table), [](void* p) noexcept {
+    delete static_cast<std::shared_ptr<const Table>*>(p);
+  });
+  size_t shape[1] = {values.size()};
+  return nb::cast(nb::ndarray<nb::numpy, const T, nb::ndim<1>>(values.data(), 1, shape, owner));
+}
+
+const Column& ColumnNamed(const Table& table, const std::string& name) {
+  const Column* c = table.Find(name);
+  if (c == nullptr) throw nb::key_error(("no column " + name).c_str());
+  return *c;
+}
+
+}  // namespace
+
+void BindTable(nb::module_& m) {
+  nb::class_<TableHandle>(m, "Table")
+      .def_prop_ro("num_rows", [](const TableHandle& t) { return t.table->num_rows(); })
+      .def("__len__", [](const TableHandle& t) { return t.table->num_rows(); })
+      .def_prop_ro("column_names",
+                   [](const TableHandle& t) {
+                     std::vector<std::string> names;
+                     for (const Column& c : t.table->columns) names.push_back(c.name());
+                     return names;
+                   })
+      // "int64", "float64" or "string".
+      .def("column_type",
+           [](const TableHandle& t, const std::string& name) {
+             static const char* const kNames[] = {"int64", "float64", "string"};
+             return kNames[static_cast<int>(ColumnNamed(*t.table, name).type())];
+           })
+      // A numeric column as a read-only numpy array viewing the table (a
+      // null's slot holds 0), and the rows that are null as a numpy bool
+      // array (None when there is none); a text column as a list of str.
+      .def("numpy",
+           [](const TableHandle& t, const std::string& name) -> nb::object {
+             const Column& c = ColumnNamed(*t.table, name);
+             nb::object values;
+             if (c.type() == Column::Type::kString) {
+               nb::list texts;
+               for (int64_t i = 0; i < c.size(); ++i) {
+                 texts.append(nb::str(c.chars().data() + c.offsets()[i],
+                                      static_cast<size_t>(c.offsets()[i + 1] - c.offsets()[i])));
+               }
+               values = texts;
+             } else if (c.type() == Column::Type::kInt64) {
+               values = NumpyView(t.table, c.ints());
+             } else {
+               values = NumpyView(t.table, c.doubles());
+             }
+             if (c.null_count() == 0) return nb::make_tuple(values, nb::none());
+             auto* nulls = new bool[static_cast<size_t>(c.size())];
+             for (int64_t i = 0; i < c.size(); ++i) nulls[i] = c.is_null(i);
+             nb::capsule owner(nulls, [](void* p) noexcept { delete[] static_cast<bool*>(p); });
+             size_t shape[1] = {static_cast<size_t>(c.size())};
+             return nb::make_tuple(values,
+                                   nb::ndarray<nb::numpy, bool, nb::ndim<1>>(nulls, 1, shape, owner));
+           })
+      .def("__arrow_c_schema__", [](const TableHandle& t) { return SchemaCapsule(*t.table); })
+      // The table as one record batch. A requested schema is ignored (the
+      // protocol lets a producer do so; the consumer then converts).
+      .def(
+          "__arrow_c_array__",
+          [](const TableHandle& t, nb::handle) {
+            auto* array = new ArrowArray{};
+            ExportArray(t.table, array);
+            return nb::make_tuple(SchemaCapsule(*t.table), Capsule(array, "arrow_array"));
+          },
+          nb::arg("requested_schema") = nb::none())
+      .def(
+          "__arrow_c_stream__",
+          [](const TableHandle& t, nb::handle) {
+            auto* stream = new ArrowArrayStream{&StreamGetSchema, &StreamGetNext,
+                                                &StreamGetLastError, &ReleaseStream,
+                                                new StreamData{t.table}};
+            return Capsule(stream, "arrow_array_stream");
+          },
+          nb::arg("requested_schema") = nb::none());
+}
+
+}  // namespace pams::python

@@ -1,0 +1,60 @@
+// TableLogger: an engine logger that keeps a run's records as Tables
+// (table.h), for pams_cpp.logs.TableLogger: the steps (the columns of
+// `pams run --steps-csv`), the agents at the end (--agents-csv) and every
+// order, cancel, execution and expiration (--events-csv).
+//
+// The log callbacks run on the simulation thread; the getters may be called
+// from any thread at any time (a snapshot of the rows so far: a table handed
+// out is never appended to, the logger copies it first).
+
+#ifndef PAMS_PYTHON_SRC_TABLE_LOGGER_H_
+#define PAMS_PYTHON_SRC_TABLE_LOGGER_H_
+
+#include <memory>
+#include <mutex>
+
+#include "pams/logs/logger.h"
+#include "table.h"
+
+namespace pams::python {
+
+// What _core.Table holds: one table, shared with the arrays exported from it.
+struct TableHandle {
+  std::shared_ptr<const Table> table;
+};
+
+class TableLogger : public Logger {
+ public:
+  TableLogger(bool steps, bool agents, bool events);
+  TableLogger(const TableLogger&) = delete;
+  TableLogger& operator=(const TableLogger&) = delete;
+
+  void process_market_step_end_log(const MarketStepEndLog& log) override;
+  void process_simulation_end_log(const SimulationEndLog& log) override;
+  void process_order_log(const OrderLog& log) override;
+  void process_cancel_log(const CancelLog& log) override;
+  void process_expiration_log(const ExpirationLog& log) override;
+  void process_execution_log(const ExecutionLog& log) override;
+
+  // The rows so far; nullptr for a table the logger does not keep.
+  std::shared_ptr<const Table> steps() const { return Snapshot(steps_); }
+  std::shared_ptr<const Table> agents() const { return Snapshot(agents_); }
+  std::shared_ptr<const Table> events() const { return Snapshot(events_); }
+
+ private:
+  std::shared_ptr<const Table> Snapshot(const std::shared_ptr<Table>& table) const;
+  // The table to append to: a copy if the current one was handed out.
+  // REQUIRES: mutex_ held.
+  static Table& Writable(std::shared_ptr<Table>& table);
+  template <typename OrderLikeLog>
+  void AppendOrderRow(const char* kind, const OrderLikeLog& log, int64_t time);
+
+  mutable std::mutex mutex_;  // guards the tables' pointers and rows
+  std::shared_ptr<Table> steps_;
+  std::shared_ptr<Table> agents_;
+  std::shared_ptr<Table> events_;
+};
+
+}  // namespace pams::python
+
+#endif  // PAMS_PYTHON_SRC_TABLE_LOGGER_H_
