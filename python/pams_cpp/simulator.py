@@ -10,6 +10,7 @@ from typing import Optional
 
 from . import _core
 from . import agents
+from . import events
 from ._random import EngineRandom
 from .agents.base import _EngineAgent
 from .events.base import _EngineEvent
@@ -123,7 +124,10 @@ class Simulator:
         obj = engine_event.python_object
         if obj is not None:
             return obj
-        obj = _EngineEvent.__new__(_EngineEvent)
+        cls = getattr(events, engine_event.class_name, None)
+        if not isinstance(cls, type) or "_engine_base" not in vars(cls):
+            cls = _EngineEvent
+        obj = cls.__new__(cls)
         obj._engine = engine_event
         obj.event_id = engine_event.event_id
         obj.name = engine_event.name

@@ -1,5 +1,5 @@
 // Engine events whose class is written in Python (events.cc), for the
-// runner binding.
+// runner binding: subclasses of EventABC and of the built-in events.
 
 #ifndef PAMS_PYTHON_SRC_EVENTS_H_
 #define PAMS_PYTHON_SRC_EVENTS_H_
@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "python_run.h"
 
@@ -22,13 +23,22 @@ namespace nb = nanobind;
 // How the engine runs one Python event class.
 struct PythonEventClass {
   std::string name;  // the name configs use (the class's __name__)
+  // The built-in class it derives from: "Event" (EventABC),
+  // "FundamentalPriceShock", "PriceLimitRule", "TradingHaltRule" or
+  // "OrderMistakeShock".
+  std::string base = "Event";
   // maker(engine_event) returns the new Python event whose _engine is
   // engine_event (pams_cpp.runners.base).
   nb::object maker;
+  // The methods of the built-in class that the Python class overrides
+  // ("setup", "hook_registration", "hooked_before_order", ...): the others
+  // run in C++.
+  std::vector<std::string> overrides;
 };
 
 // Registers `cls` in registry: configs naming cls->name create PyEvents.
-// Throws ConfigError for a name already registered.
+// Throws ConfigError for an unknown base or method, or a name already
+// registered.
 // REQUIRES: run outlives the registry's events.
 void RegisterPythonEvent(ClassRegistry* registry, PythonRun* run,
                          std::shared_ptr<PythonEventClass> cls);

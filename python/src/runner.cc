@@ -334,7 +334,9 @@ void BindRunner(nb::module_& m) {
   nb::class_<PythonEventClass>(m, "EventClass")
       .def(nb::init<>())
       .def_rw("name", &PythonEventClass::name)
-      .def_rw("maker", &PythonEventClass::maker);
+      .def_rw("base", &PythonEventClass::base)
+      .def_rw("maker", &PythonEventClass::maker)
+      .def_rw("overrides", &PythonEventClass::overrides);
 
   nb::class_<PyRunner>(m, "Runner", nb::type_slots(runner_slots))
       .def(nb::init<const std::string&, nb::handle, const std::vector<uint32_t>&, uint32_t,

@@ -176,7 +176,8 @@ def test_python_classes_that_cannot_run_say_why():
     assert info.value.__notes__ == ["creating agent FCNAgents-0 (NoOrders)"]
     with pytest.raises(TypeError, match="takes a class"):
         runner.class_register(42)
-    with pytest.raises(NotImplementedError, match="runners written in Python come with"):
+    with pytest.raises(NotImplementedError, match="cannot run the Python class dict: Python "
+                                                  "subclasses of Agent"):
         runner.class_register(dict)
 
 

@@ -90,6 +90,23 @@ CONFIGS["events"] = with_events(CONFIGS["cancel"])
 CONFIGS["events_shock_transfer"] = with_events(CONFIGS["shock_transfer"])
 
 
+def builtin_event_subclasses(sample, classes):
+    """A sample whose built-in events are Python subclasses of theirs."""
+    with open(os.path.join(ROOT, "samples", sample, "config.json")) as f:
+        config = json.load(f)
+    for key, cls in classes.items():
+        config[key]["class"] = cls
+    return config
+
+
+CONFIGS["shock_subclass"] = builtin_event_subclasses(
+    "shock_transfer", {"FundamentalPriceShock": "LoggedShock"})
+CONFIGS["price_limit_subclass"] = builtin_event_subclasses(
+    "price_limit", {"PriceLimitRule": "CountingLimit"})
+CONFIGS["trading_halt_subclass"] = builtin_event_subclasses(
+    "trading_halt", {"FundamentalPriceShock": "LoggedShock", "TradingHaltRule": "NoisyHalt"})
+
+
 def run(pkg, classes, config, seed):
     saver = pkg.logs.market_step_loggers.MarketStepSaver()
     prng = random.Random(seed)
@@ -259,3 +276,121 @@ def test_markets_of_python_classes_are_the_simulators_objects(capsys):
         plain = pams_cpp.SequentialRunner(settings=os.path.join(ROOT, "samples/CI2002/config.json"))
         plain.main()
         plain.simulator.markets[0]._executed_volumes = [3]
+
+
+EVENT_ATTRIBUTES = {
+    "FundamentalPriceShock": ["target_market_name", "trigger_time", "price_change_rate",
+                              "is_enabled", "shock_time_length"],
+    "PriceLimitRule": ["trigger_change_rate", "is_enabled"],
+    "TradingHaltRule": ["trigger_change_rate", "halting_time_length", "halting_time_started",
+                        "is_enabled", "is_halting", "activation_count"],
+    "OrderMistakeShock": ["trigger_time", "price_change_rate", "order_volume",
+                          "order_time_length", "is_enabled", "triggerd"],
+}
+
+
+@pytest.mark.parametrize("sample", ["shock_transfer", "price_limit", "trading_halt",
+                                    "fat_finger"])
+def test_builtin_events_are_pams_classes_with_pams_attributes(sample, capsys):
+    def events_of(pkg):
+        runner = pkg.runners.SequentialRunner(
+            settings=os.path.join(ROOT, "samples", sample, "config.json"),
+            prng=random.Random(4))
+        runner.main()
+        out = []
+        for e in runner.simulator.events:
+            cls = type(e).__name__
+            assert isinstance(e, getattr(pkg.events, cls))
+            values = [typed_value(getattr(e, a)) for a in EVENT_ATTRIBUTES[cls]]
+            for name in ("target_market", "target_markets", "halted_markets"):
+                if hasattr(e, name):
+                    markets = getattr(e, name)
+                    values.append(sorted(markets) if isinstance(markets, dict)
+                                  else [m.name for m in markets] if isinstance(markets, list)
+                                  else markets.name)
+            out.append((cls, e.name, values))
+        return out
+
+    ours = events_of(pams_cpp)
+    assert ours and ours == events_of(pams)
+
+
+def test_overriding_what_a_builtin_event_calls_in_cpp_is_refused():
+    class MyLimit(pams_cpp.events.PriceLimitRule):
+        def get_limited_price(self, order, market):
+            return order.price
+
+    runner = pams_cpp.runners.SequentialRunner(
+        settings=os.path.join(ROOT, "samples/price_limit/config.json"))
+    with pytest.raises(NotImplementedError, match="overrides get_limited_price, which the "
+                                                  "engine's PriceLimitRule calls"):
+        runner.class_register(MyLimit)
+
+
+def test_super_of_a_log_hook_outside_its_hook_says_so(capsys):
+    class Eager(pams_cpp.events.TradingHaltRule):
+        def hooked_before_step_for_market(self, simulator, market):
+            super().hooked_after_execution(simulator, None)
+
+    config = json.load(open(os.path.join(ROOT, "samples/trading_halt/config.json")))
+    config["TradingHaltRule"]["class"] = "Eager"
+    runner = pams_cpp.runners.SequentialRunner(settings=config, prng=random.Random(1))
+    runner.class_register(Eager)
+    with pytest.raises(pams_cpp.SimulationError,
+                       match=r"super\(\).hooked_after_execution\(\) must be called from "
+                             "hooked_after_execution"):
+        runner.main()
+
+
+def test_runner_subclasses_run_as_in_pams(capsys):
+    def define(pkg):
+        class CountingRunner(pkg.runners.SequentialRunner):
+            """Wraps setup and run, as users' runners do."""
+
+            def _setup(self):
+                super()._setup()
+                self.after_setup = (len(self.simulator.agents), self._prng.random())
+
+            def _run(self):
+                super()._run()
+                self.hft = [a.name for a in self.simulator.agents if self.judge_hft_or_not(a)]
+
+        return CountingRunner
+
+    def run_with(pkg):
+        saver = pkg.logs.market_step_loggers.MarketStepSaver()
+        runner = define(pkg)(settings=os.path.join(ROOT, "samples/CI2002/config.json"),
+                             prng=random.Random(8), logger=saver)
+        runner.main()
+        return runner.after_setup, runner.hft, [typed_value(v) for v in
+                                                 (log["market_price"] for log in
+                                                  saver.market_step_logs)]
+
+    ours = run_with(pams_cpp)
+    assert ours[0][0] == 100 and len(ours[2]) == 600
+    assert ours == run_with(pams)
+
+
+def test_a_runner_overriding_a_step_the_engine_runs_is_refused():
+    class Custom(pams_cpp.runners.SequentialRunner):
+        def _handle_orders(self, session, local_orders):
+            pass
+
+    with pytest.raises(NotImplementedError, match="Custom defines _handle_orders, a step of "
+                                                  "PAMS's SequentialRunner"):
+        Custom(settings=os.path.join(ROOT, "samples/CI2002/config.json"))
+
+
+def test_a_market_overriding_what_the_engine_uses_is_refused():
+    class Flat(pams_cpp.Market):
+        def setup(self, settings, *args, **kwargs):
+            super().setup(settings, *args, **kwargs)
+
+        def get_market_price(self, time=None):
+            return 300.0
+
+    runner = pams_cpp.runners.SequentialRunner(
+        settings=os.path.join(ROOT, "samples/CI2002/config.json"))
+    with pytest.raises(NotImplementedError, match="Flat overrides get_market_price of Market, "
+                                                  "which the engine's markets and agents use"):
+        runner.class_register(Flat)

@@ -165,7 +165,67 @@ def define_events(pkg):
         def state(self):
             return (self.every, self.seen)
 
-    return {cls.__name__: cls for cls in (PriceNudge, Recorder)}
+    class LoggedShock(events.FundamentalPriceShock):
+        """Records the fundamental price around the built-in shock."""
+
+        def setup(self, settings, *args, **kwargs):
+            super().setup(settings=settings)
+            self.seen = [("setup", self.target_market.name, self.trigger_time,
+                          self.price_change_rate, self.is_enabled, self.shock_time_length)]
+
+        def hooked_before_step_for_market(self, simulator, market):
+            before = market.get_fundamental_price()
+            super().hooked_before_step_for_market(simulator=simulator, market=market)
+            if market.get_fundamental_price() != before:
+                self.seen.append(("shock", market.get_time(), before,
+                                  market.get_fundamental_price()))
+
+        def state(self):
+            return self.seen
+
+    class CountingLimit(events.PriceLimitRule):
+        """The built-in rule, its hooks as PAMS's EventHooks, and what it
+        changes, also for orders this class nudges first."""
+
+        def hook_registration(self):
+            hooks = super().hook_registration()
+            self.hooks = [(h.hook_type, h.is_before, h.time, h.event is self) for h in hooks]
+            return hooks
+
+        def hooked_before_order(self, simulator, order):
+            if order.kind == LIMIT_ORDER and order.volume == 1 and order.is_buy:
+                order.price = order.price * 1.08
+            before = order.price
+            super().hooked_before_order(simulator, order)
+            if order.price != before:
+                self.moved = getattr(self, "moved", []) + [(order.agent_id, before, order.price)]
+
+        def state(self):
+            return (self.hooks, getattr(self, "moved", []), sorted(self.target_markets),
+                    self.trigger_change_rate)
+
+    class NoisyHalt(events.TradingHaltRule):
+        """Records when the built-in rule halts and resumes."""
+
+        def hooked_after_execution(self, simulator, execution_log):
+            was = self.is_halting
+            super().hooked_after_execution(simulator, execution_log)
+            if self.is_halting != was:
+                self.seen = getattr(self, "seen", []) + [
+                    ("halt", execution_log.time, execution_log.price,
+                     [m.name for m in self.halted_markets])]
+
+        def hooked_before_step_for_market(self, simulator, market):
+            was = self.is_halting
+            super().hooked_before_step_for_market(simulator, market)
+            if self.is_halting != was:
+                self.seen = getattr(self, "seen", []) + [("resume", market.get_time())]
+
+        def state(self):
+            return getattr(self, "seen", [])
+
+    return {cls.__name__: cls for cls in (PriceNudge, Recorder, LoggedShock, CountingLimit,
+                                          NoisyHalt)}
 
 
 def define(pkg):

@@ -25,6 +25,13 @@ class PAMS_EXPORT OrderMistakeShock : public Event {
   void hooked_before_order(Simulator& simulator, Order& order) override;
 
   bool triggered() const { return triggered_; }
+  // The settings read by setup().
+  const Market* target_market() const { return target_market_; }
+  int64_t trigger_time() const { return trigger_time_; }
+  double price_change_rate() const { return price_change_rate_; }
+  int64_t order_volume() const { return order_volume_; }
+  int64_t order_time_length() const { return order_time_length_; }
+  bool is_enabled() const { return is_enabled_; }
 
  private:
   const Market* target_market_ = nullptr;

@@ -31,6 +31,10 @@ class PAMS_EXPORT PriceLimitRule : public Event {
   std::optional<double> get_limited_price(const Order& order,
                                           const Market& market) const;
   int64_t activation_count() const { return activation_count_; }
+  // The settings read by setup().
+  const std::vector<const Market*>& target_markets() const { return target_markets_; }
+  double trigger_change_rate() const { return trigger_change_rate_; }
+  bool is_enabled() const { return is_enabled_; }
 
  private:
   std::vector<const Market*> target_markets_;

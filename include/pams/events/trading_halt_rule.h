@@ -30,6 +30,14 @@ class PAMS_EXPORT TradingHaltRule : public Event {
 
   bool is_halting() const { return is_halting_; }
   int64_t activation_count() const { return activation_count_; }
+  // The markets halted now (empty while not halting), and since when.
+  const std::vector<Market*>& halted_markets() const { return halted_markets_; }
+  int64_t halting_time_started() const { return halting_time_started_; }
+  // The settings read by setup().
+  const std::vector<Market*>& target_markets() const { return target_markets_; }
+  double trigger_change_rate() const { return trigger_change_rate_; }
+  int64_t halting_time_length() const { return halting_time_length_; }
+  bool is_enabled() const { return is_enabled_; }
 
  private:
   bool IsTarget(const Market& market) const;

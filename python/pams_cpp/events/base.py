@@ -69,6 +69,9 @@ class EventHook:
 class EventABC(ABC):
     """An event (see the module's doc)."""
 
+    # The engine's class this class's events are made of (subclasses of the
+    # built-in events name theirs).
+    _engine_base = "Event"
     # The engine event (set by the runner before __init__).
     _engine: Any = None
 
@@ -128,11 +131,55 @@ class EventABC(ABC):
 
 
 class _EngineEvent(EventABC):
-    """An event of a class the engine runs in C++ (a built-in or a plugin's)."""
+    """An event of a class the engine runs in C++ (a plugin's)."""
 
     def hook_registration(self) -> List[EventHook]:
         """The engine registered its hooks already."""
         return []
+
+
+# The hooked_* methods, and what an overriding class may call through
+# super(): the built-in classes' methods run in C++.
+HOOK_METHODS = (
+    "hooked_before_order",
+    "hooked_after_order",
+    "hooked_before_cancel",
+    "hooked_after_cancel",
+    "hooked_after_execution",
+    "hooked_before_session",
+    "hooked_after_session",
+    "hooked_before_step_for_market",
+    "hooked_after_step_for_market",
+)
+EVENT_METHODS = ("setup", "hook_registration") + HOOK_METHODS
+
+
+class BuiltinEvent(EventABC):
+    """The base of the built-in events (FundamentalPriceShock, ...): their
+    methods run the engine's code, which subclasses reach with super(), and
+    their PAMS attributes read the engine's event."""
+
+    # Methods the engine's class calls from its own C++ code: a subclass
+    # cannot override them (class_register says so).
+    _engine_calls: tuple = ()
+
+    def setup(self, settings: Dict[str, Any], *args, **kwargs) -> None:
+        """Reads the event's config keys (the engine's code)."""
+        self._engine._base_setup(settings)
+
+    def hook_registration(self) -> List[EventHook]:
+        """The hooks of the built-in class (EventHooks of this event)."""
+        return self._engine._base_hook_registration()
+
+    def _state(self, key: str) -> Any:
+        return self._engine._state[key]
+
+    def _market(self, market_id: Optional[int]) -> Optional[Market]:
+        return None if market_id is None else self.simulator.id2market[market_id]
+
+    def _markets(self, market_ids: List[int]) -> Dict[str, Market]:
+        markets = [self.simulator.id2market[i] for i in market_ids]
+        return {m.name: m for m in markets}
 
 
 __all__ = ["EventABC", "EventHook"]

@@ -48,6 +48,7 @@ class Runner:
                 MarketStepPrintLogger, the CSV loggers).
             simulator_class: PAMS's argument; only Simulator is supported.
         """
+        _check_overrides(type(self))
         config_directory = ""
         if isinstance(settings, dict):
             self.settings: Dict = settings
@@ -114,6 +115,13 @@ class Runner:
         print("# INITIALIZATION TIME " + str((start_time_ns - setup_start_time_ns) / 1e9))
         print("# EXECUTION TIME " + str((end_time_ns - start_time_ns) / 1e9))
 
+    @staticmethod
+    def judge_hft_or_not(agent: Any) -> bool:
+        """Whether the agent is a HighFrequencyAgent (PAMS's)."""
+        from ..agents.high_frequency_agent import HighFrequencyAgent
+
+        return isinstance(agent, HighFrequencyAgent)
+
     def class_register(self, cls: Type) -> None:
         """Registers a class that configs may name by its __name__ (PAMS's
         class_register). REQUIRES: before main()."""
@@ -133,17 +141,21 @@ class Runner:
             info.base = builtin.__name__
             info.cls = cls
             info.setup = cls.setup is not builtin.setup
+            for name in dir(builtin):
+                if (name != "setup" and not name.startswith("__")
+                        and getattr(cls, name) is not getattr(builtin, name)):
+                    raise NotImplementedError(
+                        f"{cls.__name__} overrides {name} of {builtin.__name__}, which the "
+                        "engine's markets and agents use in C++ and would not call: a Python "
+                        "market may override setup only (and add methods of its own)")
             self._core.register_market_class(info)
         elif issubclass(cls, EventABC):
-            info = _core.EventClass()
-            info.name = cls.__name__
-            info.maker = lambda engine_event: self._make_event(cls, engine_event)
-            self._core.register_event_class(info)
+            self._core.register_event_class(_event_class(cls, self._make_event))
         else:
             raise NotImplementedError(
-                f"pams_cpp cannot run the Python class {cls.__name__} yet: Python "
-                "subclasses of Agent, of the built-in agents, of Market, IndexMarket and "
-                "EventABC run; runners written in Python come with the next version"
+                f"pams_cpp cannot run the Python class {cls.__name__}: Python "
+                "subclasses of Agent, of the built-in agents, of Market, IndexMarket, "
+                "EventABC and the built-in events run"
             )
         self.registered_classes.append(cls)
 
@@ -221,6 +233,57 @@ def _log_kinds(cls: Type) -> Dict[str, bool]:
         kind: any(getattr(cls, name) is not getattr(Logger, name) for name in names)
         for kind, names in LOG_KINDS.items()
     }
+
+
+# The steps of PAMS's SequentialRunner, which the engine runs in C++: a
+# subclass overriding one would expect the engine to call it.
+_ENGINE_STEPS = (
+    "_parse_group",
+    "_generate_markets",
+    "_generate_agents",
+    "_set_fundamental_correlation",
+    "_generate_sessions",
+    "_collect_orders_from_normal_agents",
+    "_process_order",
+    "_handle_high_frequency_orders",
+    "_handle_orders",
+    "_update_markets",
+    "_iterate_market_updates",
+)
+
+
+def _check_overrides(cls: Type) -> None:
+    """Refuses a runner class that defines a step the engine runs in C++.
+    Overriding main, _setup, _run or class_register (and calling super())
+    works; so do methods of the subclass's own."""
+    for klass in cls.__mro__:
+        if klass.__module__.startswith("pams_cpp."):
+            break
+        for name in _ENGINE_STEPS:
+            if name in vars(klass):
+                raise NotImplementedError(
+                    f"{klass.__name__} defines {name}, a step of PAMS's SequentialRunner that "
+                    "pams_cpp's engine runs in C++ and does not call: override main, _setup or "
+                    "_run (calling super()), or give agents, markets and events the behaviour")
+
+
+def _event_class(cls: Type, make_event) -> "_core.EventClass":
+    """How the engine runs cls: its nearest built-in class (Event for
+    EventABC) and the methods it overrides (the others run in C++)."""
+    from ..events.base import EVENT_METHODS
+
+    builtin = next(c for c in cls.__mro__ if "_engine_base" in vars(c))
+    for name in getattr(builtin, "_engine_calls", ()):
+        if getattr(cls, name) is not getattr(builtin, name):
+            raise NotImplementedError(
+                f"{cls.__name__} overrides {name}, which the engine's {builtin.__name__} "
+                "calls from its own C++ code: override its hooked_* methods instead")
+    info = _core.EventClass()
+    info.name = cls.__name__
+    info.base = builtin._engine_base
+    info.maker = lambda engine_event: make_event(cls, engine_event)
+    info.overrides = [m for m in EVENT_METHODS if getattr(cls, m) is not getattr(builtin, m)]
+    return info
 
 
 def _agent_class(cls: Type, make_agent) -> "_core.AgentClass":

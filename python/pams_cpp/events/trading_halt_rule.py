@@ -1,0 +1,55 @@
+"""TradingHaltRule (PAMS's ``pams.events.TradingHaltRule``): when a target
+market's price moves beyond ``triggerChangeRate`` (times the activations so
+far) of the reference price, every target market halts for
+``haltingTimeLength`` steps. The engine runs it; a Python subclass may
+override its hooks and call them with super()."""
+from .base import BuiltinEvent
+
+
+class TradingHaltRule(BuiltinEvent):
+    """A circuit breaker."""
+
+    _engine_base = "TradingHaltRule"
+
+    def hooked_after_execution(self, simulator, execution_log) -> None:
+        """Starts a halt when the price moved too far (the engine's code)."""
+        self._engine._base_hooked_after_execution()
+
+    def hooked_before_step_for_market(self, simulator, market) -> None:
+        """Ends a halt whose time is up (the engine's code)."""
+        self._engine._base_hooked_step_for_market(True, market)
+
+    @property
+    def target_markets(self):
+        return self._markets(self._state("target_market_ids"))
+
+    @property
+    def halted_markets(self):
+        return list(self._markets(self._state("halted_market_ids")).values())
+
+    @property
+    def trigger_change_rate(self) -> float:
+        return self._state("trigger_change_rate")
+
+    @property
+    def halting_time_length(self) -> int:
+        return self._state("halting_time_length")
+
+    @property
+    def halting_time_started(self) -> int:
+        return self._state("halting_time_started")
+
+    @property
+    def is_enabled(self) -> bool:
+        return self._state("is_enabled")
+
+    @property
+    def is_halting(self) -> bool:
+        return self._state("is_halting")
+
+    @property
+    def activation_count(self) -> int:
+        return self._state("activation_count")
+
+
+__all__ = ["TradingHaltRule"]
