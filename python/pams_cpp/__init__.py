@@ -18,6 +18,7 @@ from . import logs
 from . import runners
 from . import utils
 from ._install import install_as_pams
+from .fundamentals import Fundamentals
 from .index_market import IndexMarket
 from .market import Market
 from .order import LIMIT_ORDER
@@ -25,6 +26,7 @@ from .order import MARKET_ORDER
 from .order import Cancel
 from .order import Order
 from .order import OrderKind
+from .order_book import OrderBook
 from .runners import Runner
 from .runners import SequentialRunner
 from .session import Session
@@ -35,10 +37,12 @@ from .version import __version__
 __all__ = [
     "Cancel",
     "ConfigError",
+    "Fundamentals",
     "LIMIT_ORDER",
     "MARKET_ORDER",
     "Order",
     "OrderKind",
+    "OrderBook",
     "agents",
     "analysis",
     "events",

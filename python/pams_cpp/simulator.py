@@ -160,6 +160,11 @@ class Simulator:
         return self._core.current_session
 
     @property
+    def fundamentals(self) -> _core.Fundamentals:
+        """The fundamental price processes (PAMS's Fundamentals)."""
+        return self._core.fundamentals
+
+    @property
     def prng(self):
         """The simulator's own generator."""
         from ._random import EngineRandom

@@ -400,6 +400,22 @@ void BindAgents(nb::module_& m) {
                                    " is run by the engine: its orders are the runner's");
            },
            nb::arg("market"))
+      // MarketMakerAgent.get_base_price and MarketShareFCNAgent's
+      // get_sum_trade_volume (the engine's code).
+      .def("_get_base_price",
+           [](const Agent& a, const std::vector<const Market*>& markets) {
+             const auto* mm = dynamic_cast<const MarketMakerAgent*>(&a);
+             if (mm == nullptr) throw nb::attribute_error("not a MarketMakerAgent");
+             return mm->get_base_price(Markets(markets.data(), markets.size()));
+           },
+           nb::arg("markets"))
+      .def("_get_sum_trade_volume",
+           [](const Agent& a, const Market& market) {
+             const auto* ms = dynamic_cast<const MarketShareFCNAgent*>(&a);
+             if (ms == nullptr) throw nb::attribute_error("not a MarketShareFCNAgent");
+             return ms->get_sum_trade_volume(market);
+           },
+           nb::arg("market"))
       // FCNAgent's parameters, as PAMS's attributes (fundamental_weight,
       // chart_weight, noise_weight, noise_scale, time_window_size,
       // order_margin, margin_type, mean_reversion_time, is_chart_following).

@@ -25,6 +25,7 @@
 #include "pams/market/index_market.h"
 #include "pams/market/market.h"
 #include "pams/market/order_book.h"
+#include "pams/market/order_book.h"
 
 namespace pams::python {
 
@@ -254,6 +255,21 @@ void BindMarket(nb::module_& m) {
            })
       .def("get_buy_order_book",
            [](const Market& mk) { return Book(mk, mk.buy_order_book()); })
+      // PAMS's buy_order_book and sell_order_book attributes (read-only:
+      // orders go through the runner).
+      .def_prop_ro("buy_order_book",
+                   [](nb::handle self) {
+                     return OwnedBy(&nb::cast<Market&>(self).buy_order_book(), self);
+                   })
+      .def_prop_ro("sell_order_book",
+                   [](nb::handle self) {
+                     return OwnedBy(&nb::cast<Market&>(self).sell_order_book(), self);
+                   })
+      // Multiplies the fundamental price by scale from now on (what PAMS's
+      // FundamentalPriceShock does).
+      .def("change_fundamental_price",
+           [](Market& mk, double scale) { mk.change_fundamental_price(scale); },
+           nb::arg("scale"))
       .def("get_sell_order_book",
            [](const Market& mk) { return Book(mk, mk.sell_order_book()); })
       .def("remain_executable_orders", &Market::remain_executable_orders)
@@ -293,7 +309,34 @@ void BindMarket(nb::module_& m) {
              return mk.compute_market_index(ResolvePresent(mk, time));
            },
            time_arg)
-      .def("is_all_markets_running", &IndexMarket::is_all_markets_running);
+      .def("is_all_markets_running", &IndexMarket::is_all_markets_running)
+      // The component markets (the simulator's objects).
+      .def("get_components", [](nb::handle self) {
+        nb::object owner = nb::getattr(self, "_owner", nb::none());
+        nb::list out;
+        for (const Market* c : nb::cast<const IndexMarket&>(self).get_components()) {
+          out.append(OwnedBy(const_cast<Market*>(c), owner.is_none() ? nb::handle() : owner));
+        }
+        return out;
+      });
+
+  // An order book as PAMS's OrderBook reads (its market is the _owner
+  // attribute OwnedBy set, for PAMS's int or float prices).
+  auto market_of = [](nb::handle book) -> const Market& {
+    return nb::cast<const Market&>(book.attr("_owner"));
+  };
+  nb::class_<OrderBook>(m, "OrderBook", nb::dynamic_attr())
+      .def_prop_ro("is_buy", &OrderBook::is_buy)
+      .def("__len__", &OrderBook::size)
+      .def("get_best_price",
+           [market_of](nb::handle self) {
+             const auto p = nb::cast<const OrderBook&>(self).best_price();
+             return p ? Price(market_of(self), *p) : nb::none();
+           })
+      // {price: volume} (None: market orders), as Market.get_buy_order_book.
+      .def("get_price_volume", [market_of](nb::handle self) {
+        return Book(market_of(self), nb::cast<const OrderBook&>(self));
+      });
 }
 
 }  // namespace pams::python

@@ -8,6 +8,7 @@
 
 #include "bindings.h"
 #include "pams/agents/agent.h"
+#include "pams/config/settings.h"
 #include "pams/events/event.h"
 #include "pams/market/market.h"
 #include "pams/random/random.h"
@@ -29,9 +30,40 @@ void BindSimulation(nb::module_& m) {
       .def_prop_ro("with_print", &Session::with_print)
       .def_prop_ro("high_frequency_submission_rate",
                    &Session::high_frequency_submission_rate)
-      .def_prop_ro("prng", [](nb::handle self) {
-        return OwnedBy(&nb::cast<Session&>(self).prng(), self);
-      });
+      .def_prop_ro("prng",
+                   [](nb::handle self) { return OwnedBy(&nb::cast<Session&>(self).prng(), self); })
+      // Reads a session's config (PAMS's Session.setup; the runner calls it).
+      .def(
+          "setup",
+          [](Session& s, nb::handle settings) {
+            const Json json = ToJson(settings, s.name());
+            s.setup(Settings(json, s.name()));
+          },
+          nb::arg("settings"));
+
+  // The fundamental price processes (PAMS's Fundamentals), with PAMS's
+  // method names.
+  nb::class_<Fundamentals>(m, "Fundamentals", nb::dynamic_attr())
+      .def("add_market", &Fundamentals::add_market, nb::arg("market_id"), nb::arg("initial"),
+           nb::arg("drift"), nb::arg("volatility"), nb::arg("start_at") = 0)
+      .def("remove_market", &Fundamentals::remove_market, nb::arg("market_id"))
+      .def("set_correlation", &Fundamentals::set_correlation, nb::arg("market_id1"),
+           nb::arg("market_id2"), nb::arg("corr"), nb::arg("time") = 0)
+      .def("remove_correlation", &Fundamentals::remove_correlation, nb::arg("market_id1"),
+           nb::arg("market_id2"), nb::arg("time") = 0)
+      .def("change_volatility", &Fundamentals::change_volatility, nb::arg("market_id"),
+           nb::arg("volatility"), nb::arg("time") = 0)
+      .def("change_drift", &Fundamentals::change_drift, nb::arg("market_id"), nb::arg("drift"),
+           nb::arg("time") = 0)
+      .def("get_fundamental_price", &Fundamentals::get_fundamental_price, nb::arg("market_id"),
+           nb::arg("time"))
+      .def("get_fundamental_prices",
+           [](Fundamentals& f, int market_id, const std::vector<int64_t>& times) {
+             std::vector<double> out;
+             for (int64_t t : times) out.push_back(f.get_fundamental_price(market_id, t));
+             return out;
+           },
+           nb::arg("market_id"), nb::arg("times"));
 
   nb::class_<Simulator>(m, "Simulator", nb::dynamic_attr())
       .def_prop_ro("markets",
@@ -78,6 +110,10 @@ void BindSimulation(nb::module_& m) {
                    [](nb::handle self) -> nb::object {
                      const Session* s = nb::cast<const Simulator&>(self).current_session();
                      return s != nullptr ? OwnedBy(s, self) : nb::none();
+                   })
+      .def_prop_ro("fundamentals",
+                   [](nb::handle self) {
+                     return OwnedBy(&nb::cast<Simulator&>(self).fundamentals(), self);
                    })
       .def_prop_ro("time", &Simulator::time)
       .def_prop_ro("total_steps", &Simulator::total_steps)

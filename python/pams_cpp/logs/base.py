@@ -7,6 +7,8 @@ OrderLog, CancelLog and ExecutionLog in their callbacks.
 from typing import List
 from typing import Optional
 
+from ..order import OrderKind  # noqa: F401  (PAMS's logs.base has it too)
+
 
 class Log:
     """A log."""

@@ -267,17 +267,23 @@ def _check_overrides(cls: Type) -> None:
                     "_run (calling super()), or give agents, markets and events the behaviour")
 
 
+def _check_engine_calls(cls: Type, builtin: Type, instead: str) -> None:
+    """Refuses a subclass that overrides a method its built-in class calls
+    from its own C++ code (which would not call the override)."""
+    for name in getattr(builtin, "_engine_calls", ()):
+        if getattr(cls, name) is not getattr(builtin, name):
+            raise NotImplementedError(
+                f"{cls.__name__} overrides {name}, which the engine's {builtin.__name__} "
+                f"calls from its own C++ code: override {instead} instead")
+
+
 def _event_class(cls: Type, make_event) -> "_core.EventClass":
     """How the engine runs cls: its nearest built-in class (Event for
     EventABC) and the methods it overrides (the others run in C++)."""
     from ..events.base import EVENT_METHODS
 
     builtin = next(c for c in cls.__mro__ if "_engine_base" in vars(c))
-    for name in getattr(builtin, "_engine_calls", ()):
-        if getattr(cls, name) is not getattr(builtin, name):
-            raise NotImplementedError(
-                f"{cls.__name__} overrides {name}, which the engine's {builtin.__name__} "
-                "calls from its own C++ code: override its hooked_* methods instead")
+    _check_engine_calls(cls, builtin, "its hooked_* methods")
     info = _core.EventClass()
     info.name = cls.__name__
     info.base = builtin._engine_base
@@ -291,6 +297,7 @@ def _agent_class(cls: Type, make_agent) -> "_core.AgentClass":
     overrides (checked once, so that what it does not override costs no
     Python call)."""
     builtin = next(c for c in cls.__mro__ if "_engine_base" in vars(c))
+    _check_engine_calls(cls, builtin, "submit_orders")
     info = _core.AgentClass()
     info.name = cls.__name__
     info.base = builtin._engine_base

@@ -1,0 +1,29 @@
+"""find_class (PAMS's ``pams.utils.class_finder.find_class``): a built-in
+class by the name configs use."""
+import importlib
+from typing import List
+from typing import Optional
+from typing import Type
+
+_SPACES = ("pams_cpp", "pams_cpp.agents", "pams_cpp.events", "pams_cpp.logs", "pams_cpp.utils")
+
+
+def find_class(name: str, optional_class_list: Optional[List[Type]] = None) -> Type:
+    """The class called `name` among pams_cpp's markets, agents, events,
+    loggers and utilities, or among `optional_class_list` (user classes:
+    runners take them through class_register). Raises AttributeError unless
+    exactly one class has the name."""
+    found: List[Type] = []
+    for space in _SPACES:
+        candidate = getattr(importlib.import_module(space), name, None)
+        if isinstance(candidate, type) and candidate not in found:
+            found.append(candidate)
+    for cls in optional_class_list or []:
+        if cls.__name__ == name and cls not in found:
+            found.append(cls)
+    if len(found) != 1:
+        raise AttributeError(f"class for {name} is found {len(found)} times")
+    return found[0]
+
+
+__all__ = ["find_class"]
