@@ -24,10 +24,6 @@ class Simulator:
         self._sizes = None
         self._lists: Dict[str, object] = {}
 
-    def _refresh(self) -> None:
-        """Forgets the lists (they are made again from the engine's objects)."""
-        self._sizes = None
-
     def _cached(self, name: str, make):
         # The engine adds markets, agents, sessions and events during setup
         # (a Python agent or event may look meanwhile): the lists are made

@@ -167,19 +167,12 @@ class PyAgent final : public Base, public PythonAgentCalls {
     nb::gil_scoped_acquire gil;
     nb::list py_ids;
     for (int id : ids) py_ids.append(id);
-    settings_ = &settings;
-    Call("setup", [&] {
-      self_.attr("setup")(nb::arg("settings") = ToPython(settings.json()),
-                          nb::arg("accessible_markets_ids") = py_ids);
+    setup_.Run(settings, [&] {
+      Call("setup", [&] {
+        self_.attr("setup")(nb::arg("settings") = ToPython(settings.json()),
+                            nb::arg("accessible_markets_ids") = py_ids);
+      });
     });
-    settings_ = nullptr;
-    // Python code reads its keys from the dict, out of the engine's sight:
-    // none of them is an unread key.
-    if (settings.is_object()) {
-      for (auto it = settings.json().begin(); it != settings.json().end(); ++it) {
-        settings.has(it.key());
-      }
-    }
   }
 
   void submit_orders(Markets markets, std::vector<Action>* orders) override {
@@ -220,16 +213,7 @@ class PyAgent final : public Base, public PythonAgentCalls {
   }
 
   void BaseSetup(nb::handle settings, const std::vector<int>& ids) override {
-    const std::string path = settings_ != nullptr ? settings_->path() : this->name();
-    Json json = ToJson(settings, path);
-    if (settings_ != nullptr && json == settings_->json()) {
-      Base::setup(*settings_, ids);
-      return;
-    }
-    // The Python code changed the settings: the engine reads the new ones
-    // (kept, in case the agent keeps references into them).
-    own_settings_ = std::make_unique<Json>(std::move(json));
-    Base::setup(Settings(*own_settings_, path), ids);
+    Base::setup(setup_.ForSuper(settings, this->name()), ids);
   }
 
   nb::list BaseSubmitOrders(const std::vector<const Market*>& markets) override {
@@ -283,8 +267,7 @@ class PyAgent final : public Base, public PythonAgentCalls {
 
   std::shared_ptr<PythonAgentClass> cls_;
   PythonRun* run_;
-  const Settings* settings_ = nullptr;  // during setup()
-  std::unique_ptr<Json> own_settings_;
+  PythonSetup setup_;
   std::vector<nb::handle> earlier_;  // scratch of submit_orders(), borrowed
 };
 

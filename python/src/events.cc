@@ -130,15 +130,10 @@ class PyEvent final : public Base, public PythonEventCalls {
       return;
     }
     nb::gil_scoped_acquire gil;
-    settings_ = &settings;
-    Call(kSetup, [&] { self_.attr("setup")(nb::arg("settings") = ToPython(settings.json())); });
-    settings_ = nullptr;
-    // Python reads its keys from the dict: none of them is unread.
-    if (settings.is_object()) {
-      for (auto it = settings.json().begin(); it != settings.json().end(); ++it) {
-        settings.has(it.key());
-      }
-    }
+    setup_.Run(settings, [&] {
+      Call(kSetup,
+           [&] { self_.attr("setup")(nb::arg("settings") = ToPython(settings.json())); });
+    });
   }
 
   std::vector<EventHook> hook_registration() override {
@@ -207,16 +202,7 @@ class PyEvent final : public Base, public PythonEventCalls {
   // --- super()
 
   void BaseSetup(nb::handle settings) override {
-    const std::string path = settings_ != nullptr ? settings_->path() : this->name();
-    Json json = ToJson(settings, path);
-    if (settings_ != nullptr && json == settings_->json()) {
-      Base::setup(*settings_);
-      return;
-    }
-    // The Python code changed the settings: the engine reads the new ones
-    // (kept, in case the event keeps references into them).
-    own_settings_ = std::make_unique<Json>(std::move(json));
-    Base::setup(Settings(*own_settings_, path));
+    Base::setup(setup_.ForSuper(settings, this->name()));
   }
 
   nb::list BaseHookRegistration() override {
@@ -383,8 +369,7 @@ class PyEvent final : public Base, public PythonEventCalls {
   std::shared_ptr<PythonEventClass> cls_;
   Overrides overrides_;
   PythonRun* run_;
-  const Settings* settings_ = nullptr;  // during setup()
-  std::unique_ptr<Json> own_settings_;
+  PythonSetup setup_;
   Method running_ = kNoMethod;           // the Python method running now
   const void* current_log_ = nullptr;    // the log of the running hook
 };

@@ -65,31 +65,18 @@ class PyMarket final : public Base, public PythonMarketCalls {
       return;
     }
     nb::gil_scoped_acquire gil;
-    settings_ = &settings;
-    try {
-      self_.attr("setup")(ToPython(settings.json()));
-    } catch (nb::python_error& e) {
-      StopWithPythonError(run_, e,
-                          "in setup of market " + this->name() + " (" + cls_->name + ")");
-    }
-    settings_ = nullptr;
-    // Python code reads its keys from the dict: none of them is unread.
-    if (settings.is_object()) {
-      for (auto it = settings.json().begin(); it != settings.json().end(); ++it) {
-        settings.has(it.key());
+    setup_.Run(settings, [&] {
+      try {
+        self_.attr("setup")(ToPython(settings.json()));
+      } catch (nb::python_error& e) {
+        StopWithPythonError(run_, e,
+                            "in setup of market " + this->name() + " (" + cls_->name + ")");
       }
-    }
+    });
   }
 
   void BaseSetup(nb::handle settings) override {
-    const std::string path = settings_ != nullptr ? settings_->path() : this->name();
-    Json json = ToJson(settings, path);
-    if (settings_ != nullptr && json == settings_->json()) {
-      Base::setup(*settings_);
-      return;
-    }
-    own_settings_ = std::make_unique<Json>(std::move(json));
-    Base::setup(Settings(*own_settings_, path));
+    Base::setup(setup_.ForSuper(settings, this->name()));
   }
 
   bool SetHistory(const std::string& name, nb::handle values) override {
@@ -120,8 +107,7 @@ class PyMarket final : public Base, public PythonMarketCalls {
  private:
   std::shared_ptr<PythonMarketClass> cls_;
   PythonRun* run_;
-  const Settings* settings_ = nullptr;  // during setup()
-  std::unique_ptr<Json> own_settings_;
+  PythonSetup setup_;
 };
 
 template <typename Base>
@@ -144,10 +130,20 @@ PythonMarketCalls* PythonCallsOf(Market& market) {
   return dynamic_cast<PythonMarketCalls*>(&market);
 }
 
-const char* const kHistories[] = {
-    "_market_prices",        "_mid_prices",    "_last_executed_prices",
-    "_fundamental_prices",   "_executed_volumes", "_executed_total_prices",
-    "_n_buy_orders",         "_n_sell_orders"};
+// PAMS's history lists and the Market getters that read them.
+struct History {
+  const char* name;
+  const char* getter;
+};
+constexpr History kHistories[] = {
+    {"_market_prices", "get_market_prices"},
+    {"_mid_prices", "get_mid_prices"},
+    {"_last_executed_prices", "get_last_executed_prices"},
+    {"_fundamental_prices", "get_fundamental_prices"},
+    {"_executed_volumes", "get_executed_volumes"},
+    {"_executed_total_prices", "get_executed_total_prices"},
+    {"_n_buy_orders", "get_n_buy_orders"},
+    {"_n_sell_orders", "get_n_sell_orders"}};
 
 }  // namespace
 
@@ -174,22 +170,20 @@ void BindPythonMarkets(nb::class_<Market>& market) {
       },
       nb::arg("settings"), nb::arg("args"), nb::arg("kwargs"));
   // PAMS's history lists, which a Python market may preset in setup (as
-  // PAMS's market_share sample presets _executed_volumes). Reading them
-  // gives the engine's lists so far.
-  for (const char* name : kHistories) {
-    const std::string key = name;
+  // PAMS's market_share sample presets _executed_volumes). Reading one
+  // gives its entries up to now, with the getters' types (PAMS's lists
+  // also hold the None entries of the steps to come in their chunk).
+  for (const History& history : kHistories) {
+    const std::string key = history.name;
+    const char* getter = history.getter;
     market.def_prop_rw(
-        name,
-        [key](const Market& m) -> nb::object {
-          const int64_t t = m.get_time();
-          nb::list out;
-          for (int64_t i = 0; i <= t; ++i) {
-            if (key == "_executed_volumes") out.append(m.get_executed_volume(i));
-            else if (key == "_market_prices") out.append(m.get_market_price(i));
-            else if (key == "_fundamental_prices") out.append(m.get_fundamental_price(i));
-            else return nb::none();
+        history.name,
+        [getter](nb::handle self) -> nb::object {
+          nb::list times;
+          for (int64_t i = 0; i <= nb::cast<const Market&>(self).get_time(); ++i) {
+            times.append(i);
           }
-          return out;
+          return self.attr(getter)(nb::arg("times") = times);
         },
         [key](Market& m, nb::handle values) {
           PythonMarketCalls* p = PythonCallsOf(m);

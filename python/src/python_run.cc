@@ -168,4 +168,21 @@ void OrderMirror::Clear() {
   live_.clear();
 }
 
+const Settings& PythonSetup::ForSuper(nb::handle values, const std::string& name) {
+  const std::string path = current_ != nullptr ? current_->path() : name;
+  Json json = ToJson(values, path);
+  if (current_ != nullptr && json == current_->json()) return *current_;
+  // The Python code changed the settings: the engine reads the new ones.
+  own_json_ = std::make_unique<Json>(std::move(json));
+  own_ = std::make_unique<Settings>(*own_json_, path);
+  return *own_;
+}
+
+void PythonSetup::MarkAllRead(const Settings& settings) {
+  if (!settings.is_object()) return;
+  for (auto it = settings.json().begin(); it != settings.json().end(); ++it) {
+    settings.has(it.key());
+  }
+}
+
 }  // namespace pams::python

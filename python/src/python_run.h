@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "pams/config/json.h"
+#include "pams/config/settings.h"
 #include "pams/logs/logger.h"
 
 #include "pams/market/order.h"
@@ -194,6 +196,38 @@ nb::object PythonLog(const PythonRun& run, const ExecutionLog& log);
 // engine. REQUIRES: the GIL is held.
 [[noreturn]] void StopWithPythonError(PythonRun* run, nb::python_error& e,
                                       const std::string& where);
+
+// The settings of a Python class's setup(settings, ...), which may call
+// super().setup() with the dict it got or a changed one. One per engine
+// object (an agent, a market, an event).
+class PythonSetup {
+ public:
+  // Runs call (which calls the Python setup with settings as a dict); then
+  // marks every key of settings read, since Python reads them out of the
+  // engine's sight (none is an unread key).
+  template <typename F>
+  void Run(const Settings& settings, F&& call) {
+    current_ = &settings;
+    struct Reset {
+      const Settings** current;
+      ~Reset() { *current = nullptr; }
+    } reset{&current_};
+    call();
+    MarkAllRead(settings);
+  }
+  // What the built-in setup gets for the dict `values` that super().setup()
+  // got: the engine's own settings while Run is running and the dict is
+  // unchanged, else settings over the new values (named `name`, kept here,
+  // since a class may keep references into its settings).
+  const Settings& ForSuper(nb::handle values, const std::string& name);
+
+ private:
+  static void MarkAllRead(const Settings& settings);
+
+  const Settings* current_ = nullptr;
+  std::unique_ptr<Json> own_json_;
+  std::unique_ptr<Settings> own_;
+};
 
 // The part of an engine object (an agent, an event) that is Python's: the
 // object of its Python class.

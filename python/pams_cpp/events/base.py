@@ -154,6 +154,11 @@ HOOK_METHODS = (
 EVENT_METHODS = ("setup", "hook_registration") + HOOK_METHODS
 
 
+def engine_attribute(key: str, doc: str = "") -> property:
+    """A PAMS attribute of a built-in event, read from the engine's event."""
+    return property(lambda self: self._engine._state[key], doc=doc)
+
+
 class BuiltinEvent(EventABC):
     """The base of the built-in events (FundamentalPriceShock, ...): their
     methods run the engine's code, which subclasses reach with super(), and

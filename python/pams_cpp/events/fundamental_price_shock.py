@@ -4,6 +4,7 @@ price is multiplied by 1 + ``priceChangeRate`` for ``shockTimeLength``
 steps. The engine runs it; a Python subclass may override its methods and
 call them with super()."""
 from .base import BuiltinEvent
+from .base import engine_attribute
 
 
 class FundamentalPriceShock(BuiltinEvent):
@@ -24,21 +25,10 @@ class FundamentalPriceShock(BuiltinEvent):
         market = self.target_market
         return None if market is None else market.name
 
-    @property
-    def trigger_time(self) -> int:
-        return self._state("trigger_time")
-
-    @property
-    def price_change_rate(self) -> float:
-        return self._state("price_change_rate")
-
-    @property
-    def is_enabled(self) -> bool:
-        return self._state("is_enabled")
-
-    @property
-    def shock_time_length(self) -> int:
-        return self._state("shock_time_length")
+    trigger_time = engine_attribute("trigger_time")
+    price_change_rate = engine_attribute("price_change_rate")
+    is_enabled = engine_attribute("is_enabled")
+    shock_time_length = engine_attribute("shock_time_length")
 
 
 __all__ = ["FundamentalPriceShock"]

@@ -3,6 +3,7 @@ finger order. As in PAMS 0.3.0 its hook_registration registers no hook, so
 it never fires unless a subclass registers one. The engine runs it; a Python
 subclass may override its methods and call them with super()."""
 from .base import BuiltinEvent
+from .base import engine_attribute
 
 
 class OrderMistakeShock(BuiltinEvent):
@@ -19,30 +20,12 @@ class OrderMistakeShock(BuiltinEvent):
     def target_market(self):
         return self._market(self._state("target_market_id"))
 
-    @property
-    def trigger_time(self) -> int:
-        return self._state("trigger_time")
-
-    @property
-    def price_change_rate(self) -> float:
-        return self._state("price_change_rate")
-
-    @property
-    def order_volume(self) -> int:
-        return self._state("order_volume")
-
-    @property
-    def order_time_length(self) -> int:
-        return self._state("order_time_length")
-
-    @property
-    def is_enabled(self) -> bool:
-        return self._state("is_enabled")
-
-    @property
-    def triggerd(self) -> bool:
-        """PAMS's spelling."""
-        return self._state("triggered")
+    trigger_time = engine_attribute("trigger_time")
+    price_change_rate = engine_attribute("price_change_rate")
+    order_volume = engine_attribute("order_volume")
+    order_time_length = engine_attribute("order_time_length")
+    is_enabled = engine_attribute("is_enabled")
+    triggerd = engine_attribute("triggered", "PAMS's spelling.")
 
 
 __all__ = ["OrderMistakeShock"]

@@ -3,6 +3,7 @@ target markets priced beyond ``triggerChangeRate`` of the reference price
 are moved to the limit. The engine runs it; a Python subclass may override
 its hooks and call them with super()."""
 from .base import BuiltinEvent
+from .base import engine_attribute
 
 
 class PriceLimitRule(BuiltinEvent):
@@ -23,18 +24,9 @@ class PriceLimitRule(BuiltinEvent):
     def target_markets(self):
         return self._markets(self._state("target_market_ids"))
 
-    @property
-    def trigger_change_rate(self) -> float:
-        return self._state("trigger_change_rate")
-
-    @property
-    def is_enabled(self) -> bool:
-        return self._state("is_enabled")
-
-    @property
-    def activation_count(self) -> int:
-        """How many orders the rule moved (pams-cpp's addition)."""
-        return self._state("activation_count")
+    trigger_change_rate = engine_attribute("trigger_change_rate")
+    is_enabled = engine_attribute("is_enabled")
+    activation_count = engine_attribute("activation_count", "How many orders the rule moved (pams-cpp's addition).")
 
 
 __all__ = ["PriceLimitRule"]

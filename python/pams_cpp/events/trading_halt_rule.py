@@ -4,6 +4,7 @@ far) of the reference price, every target market halts for
 ``haltingTimeLength`` steps. The engine runs it; a Python subclass may
 override its hooks and call them with super()."""
 from .base import BuiltinEvent
+from .base import engine_attribute
 
 
 class TradingHaltRule(BuiltinEvent):
@@ -27,29 +28,12 @@ class TradingHaltRule(BuiltinEvent):
     def halted_markets(self):
         return list(self._markets(self._state("halted_market_ids")).values())
 
-    @property
-    def trigger_change_rate(self) -> float:
-        return self._state("trigger_change_rate")
-
-    @property
-    def halting_time_length(self) -> int:
-        return self._state("halting_time_length")
-
-    @property
-    def halting_time_started(self) -> int:
-        return self._state("halting_time_started")
-
-    @property
-    def is_enabled(self) -> bool:
-        return self._state("is_enabled")
-
-    @property
-    def is_halting(self) -> bool:
-        return self._state("is_halting")
-
-    @property
-    def activation_count(self) -> int:
-        return self._state("activation_count")
+    trigger_change_rate = engine_attribute("trigger_change_rate")
+    halting_time_length = engine_attribute("halting_time_length")
+    halting_time_started = engine_attribute("halting_time_started")
+    is_enabled = engine_attribute("is_enabled")
+    is_halting = engine_attribute("is_halting")
+    activation_count = engine_attribute("activation_count")
 
 
 __all__ = ["TradingHaltRule"]

@@ -193,7 +193,6 @@ class Runner:
             self._core.setup()
         finally:
             self._put_prng_back()
-            self.simulator._refresh()
 
     def _run(self) -> None:
         self._take_prng()
