@@ -37,7 +37,9 @@
 #include "pams/market/market.h"
 #include "pams/random/random.h"
 #include "pams/runners/class_registry.h"
+#include "pams/runners/parallel_runners.h"
 #include "pams/runners/runner.h"
+#include "pams/runners/worker.h"
 #include "pams/simulator/simulator.h"
 #include "pams/tensorflow/tensorflow_runner.h"
 #include "python_logger.h"
@@ -161,6 +163,28 @@ class PyRunner {
   // progress(steps_done) is called every 50 ms or so of a run.
   void SetProgress(nb::object progress) { signal_check_->progress = std::move(progress); }
 
+  // fn() runs once in each worker of a parallel runner before its first
+  // task (the thread runner: in each of its threads). REQUIRES: before Run().
+  void SetWorkerInitializer(nb::object fn) {
+    worker_initializer_ = std::move(fn);
+    runner_->set_worker_initializer([this] {
+      nb::gil_scoped_acquire gil;
+      try {
+        worker_initializer_();
+      } catch (nb::python_error& e) {
+        StopWithPythonError(run_.get(), e, "in the worker initializer");
+      }
+    });
+  }
+
+  // The program a multi-process runner starts as a worker for "spawn" and
+  // "forkserver". REQUIRES: before Setup().
+  void SetWorkerProgram(const std::string& path, const std::vector<std::string>& argv) {
+    Process().set_worker_program(path, argv);
+  }
+  // REQUIRES: before Setup().
+  void SetStartMethod(const std::string& method) { Process().set_default_start_method(method); }
+
   void Setup() {
     run_->owner = nb::find(this);
     try {
@@ -201,6 +225,12 @@ class PyRunner {
   double execution_seconds() const { return runner_->execution_seconds(); }
 
  private:
+  MultiProcessAgentParallelRunner& Process() {
+    auto* process = dynamic_cast<MultiProcessAgentParallelRunner*>(runner_.get());
+    if (process == nullptr) throw nb::type_error("not a multi-process runner");
+    return *process;
+  }
+
   static ClassRegistry MakeRegistry() {
     ClassRegistry registry = ClassRegistry::WithBuiltins();
     tensorflow::RegisterClasses(&registry);
@@ -237,6 +267,7 @@ class PyRunner {
       if (result == 0) result = v(o);
     };
     for (const nb::object& o : kept_) each(o.ptr());
+    each(worker_initializer_.ptr());
     if (signal_check_) each(signal_check_->progress.ptr());
     for (const auto& cls : agent_classes_) each(cls->maker.ptr());
     for (const auto& cls : event_classes_) each(cls->maker.ptr());
@@ -265,6 +296,7 @@ class PyRunner {
     for (const auto& cls : agent_classes_) cls->maker = nb::object();
     for (const auto& cls : event_classes_) cls->maker = nb::object();
     if (signal_check_) signal_check_->progress = nb::object();
+    worker_initializer_ = nb::object();
     for (const auto& logger : python_loggers_) logger->Clear();
     if (run_) run_->Clear();
     if (runner_) {
@@ -288,6 +320,7 @@ class PyRunner {
   std::unique_ptr<SignalCheck> signal_check_;
   Loggers loggers_;
   std::vector<nb::object> kept_;
+  nb::object worker_initializer_;
   std::vector<std::shared_ptr<PythonAgentClass>> agent_classes_;
   std::vector<std::shared_ptr<PythonEventClass>> event_classes_;
   std::vector<std::shared_ptr<PythonMarketClass>> market_classes_;
@@ -312,7 +345,20 @@ PyType_Slot runner_slots[] = {{Py_tp_traverse, reinterpret_cast<void*>(&RunnerTr
 
 }  // namespace
 
+namespace {
+
+void RegisterWorkerClasses(ClassRegistry* registry) { tensorflow::RegisterClasses(registry); }
+
+}  // namespace
+
 void BindRunner(nb::module_& m) {
+  // What a worker process of a multi-process runner started from Python
+  // runs (pams_cpp.runners.agent_parallel gives this as its program): the
+  // engine's worker, which serves the runner and never returns.
+  m.def("_serve_worker", [] {
+    InitWorkerProcess(0, nullptr, &RegisterWorkerClasses);
+    throw nb::value_error("this process was not started as a pams worker");
+  });
   nb::class_<PythonAgentClass>(m, "AgentClass")
       .def(nb::init<>())
       .def_rw("name", &PythonAgentClass::name)
@@ -359,6 +405,9 @@ void BindRunner(nb::module_& m) {
              r.RegisterEventClass(std::make_shared<PythonEventClass>(cls));
            },
            nb::arg("cls"))
+      .def("set_worker_initializer", &PyRunner::SetWorkerInitializer, nb::arg("fn"))
+      .def("set_worker_program", &PyRunner::SetWorkerProgram, nb::arg("path"), nb::arg("argv"))
+      .def("set_start_method", &PyRunner::SetStartMethod, nb::arg("method"))
       .def("add_python_logger",
            [](PyRunner& r, nb::object logger, bool order, bool cancel, bool expiration,
               bool execution, bool market_step_begin, bool market_step_end) {

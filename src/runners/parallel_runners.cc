@@ -133,6 +133,35 @@ class MultiThreadAgentParallelRunner::Pool {
     fn_ = nullptr;
   }
 
+  // Runs fn once on every thread of the pool and on the calling thread,
+  // concurrently; then rethrows the first exception any of them threw.
+  void RunOnEach(const std::function<void()>& fn) {
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    const std::function<void()> guarded = [&] {
+      try {
+        fn();
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    };
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      each_ = &guarded;
+      busy_ = static_cast<int>(threads_.size());
+      ++generation_;
+    }
+    work_.notify_all();
+    guarded();
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      done_.wait(lock, [this] { return busy_ == 0; });
+      each_ = nullptr;
+    }
+    if (error) std::rethrow_exception(error);
+  }
+
  private:
   void Work() {
     for (size_t i = next_.fetch_add(1); i < n_; i = next_.fetch_add(1)) (*fn_)(i);
@@ -147,7 +176,11 @@ class MultiThreadAgentParallelRunner::Pool {
         if (stop_) return;
         seen = generation_;
       }
-      Work();
+      if (each_ != nullptr) {
+        (*each_)();
+      } else {
+        Work();
+      }
       std::lock_guard<std::mutex> lock(mutex_);
       if (--busy_ == 0) done_.notify_one();
     }
@@ -161,6 +194,7 @@ class MultiThreadAgentParallelRunner::Pool {
   bool stop_ = false;
   int busy_ = 0;
   const std::function<void(size_t)>* fn_ = nullptr;
+  const std::function<void()>* each_ = nullptr;  // RunOnEach's function
   size_t n_ = 0;
   std::atomic<size_t> next_{0};
 };
@@ -176,6 +210,11 @@ MultiThreadAgentParallelRunner::~MultiThreadAgentParallelRunner() = default;
 
 void MultiThreadAgentParallelRunner::on_run_start() {
   if (concurrency() > 1) pool_ = std::make_unique<Pool>(concurrency() - 1);
+  if (pool_ != nullptr) {
+    pool_->RunOnEach([this] { worker_initializer(); });
+  } else {
+    worker_initializer();
+  }
 }
 
 void MultiThreadAgentParallelRunner::on_run_end() { pool_.reset(); }

@@ -70,7 +70,10 @@ void SocketPair(int fds[2]) {
   }
 }
 
-pid_t SpawnSelf(int child_fd, const char* env_name) {
+// Starts `program` (empty: this program again) as a worker, with
+// env_name=3 naming its end of the channel.
+pid_t SpawnWorker(const std::string& program, const std::vector<std::string>& args,
+                  int child_fd, const char* env_name) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   // dup2 onto fd 3 clears close-on-exec there; everything else is closed.
@@ -81,11 +84,14 @@ pid_t SpawnSelf(int child_fd, const char* env_name) {
   std::vector<char*> env;
   for (std::string& s : env_strings) env.push_back(s.data());
   env.push_back(nullptr);
-  char arg0[] = "pams-worker";
-  char* argv[] = {arg0, nullptr};
+  std::vector<std::string> arg_strings = args;
+  if (program.empty()) arg_strings = {"pams-worker"};
+  std::vector<char*> argv;
+  for (std::string& s : arg_strings) argv.push_back(s.data());
+  argv.push_back(nullptr);
   pid_t pid = -1;
-  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv,
-                             env.data());
+  const int rc = posix_spawn(&pid, program.empty() ? "/proc/self/exe" : program.c_str(),
+                             &actions, nullptr, argv.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) {
     throw SimulationError(std::string("cannot spawn a worker process: ") +
@@ -111,6 +117,12 @@ class MultiProcessAgentParallelRunner::Workers {
 
   ~Workers() { Stop(); }
 
+  // The program "spawn" and "forkserver" start (empty: this one again).
+  void set_program(std::string program, std::vector<std::string> args) {
+    program_ = std::move(program);
+    args_ = std::move(args);
+  }
+
   void Start(const std::string& method, int count, const WorkerInit& init,
              const ClassRegistry* registry, double timeout,
              const std::atomic<bool>* stop) {
@@ -129,7 +141,7 @@ class MultiProcessAgentParallelRunner::Workers {
         ~CloseOnExit() { close(fd); }
       } child_end{fds[1]};
       if (method == "spawn") {
-        w.pid = SpawnSelf(fds[1], "PAMS_WORKER_FD");
+        w.pid = SpawnWorker(program_, args_, fds[1], "PAMS_WORKER_FD");
       } else if (method == "forkserver") {
         w.pid = ForkViaServer(fds[1]);
         w.via_forkserver = true;
@@ -335,7 +347,7 @@ class MultiProcessAgentParallelRunner::Workers {
   void StartForkServer() {
     int fds[2];
     SocketPair(fds);
-    server_pid_ = SpawnSelf(fds[1], "PAMS_FORKSERVER_FD");
+    server_pid_ = SpawnWorker(program_, args_, fds[1], "PAMS_FORKSERVER_FD");
     close(fds[1]);
     server_ = Channel(fds[0]);
   }
@@ -407,6 +419,8 @@ class MultiProcessAgentParallelRunner::Workers {
   const std::atomic<bool>* stop_ = nullptr;
   Channel server_;
   pid_t server_pid_ = -1;
+  std::string program_;
+  std::vector<std::string> args_;
 };
 
 MultiProcessAgentParallelRunner::MultiProcessAgentParallelRunner(
@@ -420,7 +434,8 @@ MultiProcessAgentParallelRunner::~MultiProcessAgentParallelRunner() = default;
 
 void MultiProcessAgentParallelRunner::configure(const Settings& simulation) {
   AgentParallelRunner::configure(simulation);
-  start_method_ = default_start_method();
+  start_method_ = default_start_method_set_.empty() ? default_start_method()
+                                                   : default_start_method_set_;
   if (auto m = simulation.find("startMethod")) {
     start_method_ = m->as_string();
   }
@@ -437,7 +452,8 @@ void MultiProcessAgentParallelRunner::configure(const Settings& simulation) {
               t->json().dump());
     }
   }
-  if (start_method_ != "fork" && !is_replica() && !WorkerProcessesInitialized()) {
+  if (start_method_ != "fork" && !is_replica() && !WorkerProcessesInitialized() &&
+      worker_program_.empty()) {
     throw ConfigError(simulation.child_path("startMethod"),
                       "\"" + start_method_ +
                           "\" starts the program again as a worker, which needs "
@@ -471,6 +487,7 @@ void MultiProcessAgentParallelRunner::on_run_start() {
   init.plugins = registry().plugin_paths();
   init.config_directory = simulator().config_directory();
   workers_ = std::make_unique<Workers>();
+  workers_->set_program(worker_program_, worker_argv_);
   workers_->Start(start_method_, concurrency(), init, &registry(),
                   worker_timeout_, stop_flag());
 }

@@ -252,7 +252,7 @@ def test_install_as_pams_runs_code_written_for_pams_unchanged(tmp_path):
         runner.main()
         print(json.dumps([log["market_price"] for log in saver.market_step_logs]))
         try:
-            import pams.runners.agent_parallel
+            import pams.no_such_module
         except ModuleNotFoundError as e:
             print(e)
     """)
@@ -260,7 +260,7 @@ def test_install_as_pams_runs_code_written_for_pams_unchanged(tmp_path):
                          check=True).stdout.splitlines()
     ref = run(pams, PAMS_CLASSES, CONFIGS["cancel"], 2)[0]
     assert json.loads(out[-2]) == [float(eval(log["market_price"][1])) for log in ref]
-    assert out[-1].startswith("pams_cpp has no module pams.runners.agent_parallel")
+    assert out[-1].startswith("pams_cpp has no module pams.no_such_module")
 
 
 def test_markets_of_python_classes_are_the_simulators_objects(capsys):

@@ -117,6 +117,12 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
 
   // Used when the config sets no startMethod.
   virtual std::string default_start_method() const { return "fork"; }
+  // Replaces default_start_method()'s answer, for programs that drive a
+  // runner (the Python package: a Python subclass's default_start_method).
+  // REQUIRES: "spawn", "forkserver" or "fork", before setup().
+  void set_default_start_method(std::string method) {
+    default_start_method_set_ = std::move(method);
+  }
   const std::string& start_method() const { return start_method_; }
   double worker_timeout() const { return worker_timeout_; }
 
@@ -124,6 +130,17 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   // before worker_initializer(): a hook for subclasses that prepare the
   // process (the TensorFlow runner configures TensorFlow here).
   virtual void prepare_worker_process() {}
+
+  // The program that "spawn" and "forkserver" start as a worker, with its
+  // arguments (argv[0] first): one that calls pams::InitWorkerProcess first
+  // thing, as the pams command does. Default: this program again
+  // (/proc/self/exe), which then must call InitWorkerProcess at the top of
+  // main(). For programs whose executable is not theirs (the Python
+  // package: python itself). REQUIRES: before setup().
+  void set_worker_program(std::string path, std::vector<std::string> argv) {
+    worker_program_ = std::move(path);
+    worker_argv_ = std::move(argv);
+  }
 
  protected:
   void configure(const Settings& simulation) override;
@@ -138,6 +155,9 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   // Whether a round of one task runs in this process instead of a worker.
   bool RunsSingleTasksHere() const;
   std::string start_method_;
+  std::string default_start_method_set_;  // empty: default_start_method()
+  std::string worker_program_;            // empty: /proc/self/exe
+  std::vector<std::string> worker_argv_;
   double worker_timeout_ = 0;
   std::unique_ptr<SimulationJournal> journal_;
   std::unique_ptr<Workers> workers_;

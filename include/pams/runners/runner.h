@@ -81,11 +81,20 @@ class PAMS_EXPORT Runner {
   void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
   const std::atomic<bool>* stop_flag() const { return stop_flag_; }
 
-  // Runs once in each worker process of a multi-process runner, after the
-  // worker has built its replica of the simulation and before its first
-  // task (PAMS's _get_worker_initializer), e.g. to load a read-only model.
-  // Default: nothing.
-  virtual void worker_initializer() {}
+  // Runs once in each worker of a parallel runner before its first task
+  // (PAMS's _get_worker_initializer), e.g. to load a read-only model: in
+  // each worker process of a multi-process runner, after the worker has
+  // built its replica of the simulation; in each thread of the thread
+  // runner (the simulation's thread included), concurrently, when the run
+  // starts. Default: the function set_worker_initializer() gave, if any.
+  virtual void worker_initializer() {
+    if (worker_initializer_fn_) worker_initializer_fn_();
+  }
+  // What the default worker_initializer() runs (for programs that drive a
+  // runner, such as the Python package). REQUIRES: before run().
+  void set_worker_initializer(std::function<void()> fn) {
+    worker_initializer_fn_ = std::move(fn);
+  }
 
   Simulator& simulator() { return *simulator_; }
   const Simulator& simulator() const { return *simulator_; }
@@ -229,6 +238,7 @@ class PAMS_EXPORT Runner {
   std::vector<ExecutionLog> execution_logs_;
 
   const std::atomic<bool>* stop_flag_ = nullptr;
+  std::function<void()> worker_initializer_fn_;
   bool replica_ = false;
 
   double initialization_seconds_ = 0.0;

@@ -1,0 +1,157 @@
+"""The agent-parallel runners from Python: MultiThreadAgentParallelRunner
+with Python agents, events and loggers, and MultiProcessAgentParallelRunner
+with the engine's classes and every start method, give SequentialRunner's
+results; the worker initializer runs once in each worker; what the process
+runner cannot run yet is refused with a clear message."""
+import copy
+import json
+import os
+import random
+import threading
+
+import pytest
+
+import pams_cpp
+from pams_cpp.runners import MultiProcessAgentParallelRunner
+from pams_cpp.runners import MultiThreadAgentParallelRunner
+from pams_cpp.runners import SequentialRunner
+from conftest import ROOT
+from test_python_agents import CONFIGS
+from test_python_agents import OUR_CLASSES
+from test_python_agents import OUR_LOGGERS
+from test_python_agents import typed_value
+
+
+def with_parallel(config, num_parallel, max_normal_orders=4, **simulation):
+    config = copy.deepcopy(config)
+    config["simulation"]["numParallel"] = num_parallel
+    config["simulation"].update(simulation)
+    for session in config["simulation"]["sessions"]:
+        session["maxNormalOrders"] = max(session.get("maxNormalOrders", 1), max_normal_orders)
+    return config
+
+
+def outcome(runner_class, config, seed, classes=OUR_CLASSES, logger=None):
+    """Everything a run leaves: the market logs, every agent's and event's
+    state, what the Python logger received, the runner's generator."""
+    saver = pams_cpp.logs.MarketStepSaver() if logger is None else logger
+    prng = random.Random(seed)
+    runner = runner_class(settings=copy.deepcopy(config), prng=prng, logger=saver)
+    for cls in classes.values():
+        runner.class_register(cls)
+    runner.main()
+    state = []
+    for a in runner.simulator.agents + runner.simulator.events:
+        own = a.state() if hasattr(a, "state") else None
+        cash = repr(float(a.cash_amount)) if hasattr(a, "cash_amount") else None
+        state.append((a.name, type(a).__name__, cash, typed_value(own)))
+    logs = (typed_value(saver.records) if logger is not None else
+            [{k: typed_value(v) for k, v in log.items()} for log in saver.market_step_logs])
+    return logs, state, prng.getstate()
+
+
+@pytest.mark.parametrize("name", ["keeper", "events", "shock_transfer", "market_share"])
+@pytest.mark.parametrize("num_parallel", [1, 2, 4])
+def test_threads_run_python_classes_as_sequential_runner(name, num_parallel, capsys):
+    config = with_parallel(CONFIGS[name], num_parallel)
+    ours = outcome(MultiThreadAgentParallelRunner, config, 5)
+    assert len(ours[0]) >= 600
+    assert ours == outcome(SequentialRunner, config, 5)
+
+
+def test_threads_give_a_python_logger_sequential_runners_logs(capsys):
+    config = with_parallel(CONFIGS["keeper"], 2)
+    ours = outcome(MultiThreadAgentParallelRunner, config, 1,
+                   logger=OUR_LOGGERS["RecordingLogger"]())
+    assert ours == outcome(SequentialRunner, config, 1, logger=OUR_LOGGERS["RecordingLogger"]())
+
+
+def test_the_worker_initializer_runs_once_in_each_thread(capsys):
+    calls = []
+
+    class Loading(MultiThreadAgentParallelRunner):
+        def _get_worker_initializer(self):
+            return lambda model: calls.append((threading.get_ident(), model))
+
+        def _get_worker_initargs(self):
+            return ("model.keras",)
+
+    config = with_parallel(CONFIGS["keeper"], 3, max_normal_orders=3)
+    outcome(Loading, config, 2)
+    assert len(calls) == 3 and len({t for t, _ in calls}) == 3
+    assert {m for _, m in calls} == {"model.keras"}
+    assert threading.get_ident() in {t for t, _ in calls}
+
+
+def test_a_failing_worker_initializer_stops_the_run_with_its_error(capsys):
+    def load(path):
+        raise FileNotFoundError(path)
+
+    class Failing(MultiThreadAgentParallelRunner):
+        def _get_worker_initializer(self):
+            return load
+
+        def _get_worker_initargs(self):
+            return ("missing.keras",)
+
+    with pytest.raises(FileNotFoundError, match="missing.keras") as info:
+        outcome(Failing, with_parallel(CONFIGS["keeper"], 2), 2)
+    assert "in the worker initializer" in info.value.__notes__[0]
+
+
+BUILTIN_SAMPLES = ["CI2002", "shock_transfer", "trading_halt"]
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn", "forkserver"])
+@pytest.mark.parametrize("sample", BUILTIN_SAMPLES)
+def test_processes_run_the_engines_classes_as_sequential_runner(sample, start_method, capsys):
+    with open(os.path.join(ROOT, "samples", sample, "config.json")) as f:
+        config = with_parallel(json.load(f), 2, startMethod=start_method)
+    ours = outcome(MultiProcessAgentParallelRunner, config, 3, classes={})
+    assert len(ours[0]) >= 100
+    assert ours == outcome(SequentialRunner, config, 3, classes={})
+
+
+def test_a_subclass_chooses_the_default_start_method(capsys):
+    class Spawning(MultiProcessAgentParallelRunner):
+        default_start_method = "spawn"
+
+    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
+        config = with_parallel(json.load(f), 2)
+    assert (outcome(Spawning, config, 4, classes={}) ==
+            outcome(SequentialRunner, config, 4, classes={}))
+
+    class Bad(MultiProcessAgentParallelRunner):
+        default_start_method = "thread"
+
+    with pytest.raises(ValueError, match='Bad.default_start_method must be "spawn", '
+                                         '"forkserver" or "fork", got \'thread\''):
+        Bad(settings=config)
+
+
+def test_what_processes_cannot_run_yet_is_refused():
+    config = with_parallel(CONFIGS["keeper"], 2)
+    runner = MultiProcessAgentParallelRunner(settings=config)
+    with pytest.raises(NotImplementedError, match="cannot run the Python class KeeperAgent in "
+                                                  "worker processes yet: use "
+                                                  "MultiThreadAgentParallelRunner"):
+        runner.class_register(OUR_CLASSES["KeeperAgent"])
+
+    class Loading(MultiProcessAgentParallelRunner):
+        def _get_worker_initializer(self):
+            return print
+
+    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
+        with pytest.raises(NotImplementedError, match="a worker initializer in Python"):
+            Loading(settings=with_parallel(json.load(f), 2)).main()
+
+
+def test_pams_names_of_the_parallel_runners():
+    import pams
+
+    assert issubclass(pams_cpp.runners.MultiProcessAgentParallelRunner,
+                      pams_cpp.runners.MultiThreadAgentParallelRunner)
+    assert issubclass(pams.runners.MultiProcessAgentParallelRunner,
+                      pams.runners.MultiThreadAgentParallelRunner)
+    assert pams_cpp.runners.agent_parallel.MultiThreadAgentParallelRunner is (
+        pams_cpp.runners.MultiThreadAgentParallelRunner)
