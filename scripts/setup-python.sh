@@ -21,7 +21,7 @@ fi
 # The build tools live in the venv (no build isolation), so that the CMake
 # build directory, which records where nanobind is, stays valid between
 # installs.
-"${pip[@]}" install "scikit-build-core>=0.10" "nanobind>=2.0" pytest tqdm
+"${pip[@]}" install "scikit-build-core>=0.10" "nanobind>=2.0" pytest tqdm "cloudpickle>=2.0"
 # The tables' consumers the tests use. Debian's numpy stays (PAMS's results
 # depend on it): pandas 2.x and pyarrow < 21 still run on numpy 1.x.
 numpy_version="$("$venv/bin/python" -c 'import numpy; print(numpy.__version__)')"

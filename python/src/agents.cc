@@ -39,6 +39,7 @@
 #include "pams/runners/class_registry.h"
 #include "pams/simulator/simulator.h"
 #include "pams/simulator/simulator_view.h"
+#include "pams/util/state.h"
 #include "python_run.h"
 
 namespace pams::python {
@@ -142,6 +143,9 @@ nb::object ToPythonAction(const PythonClasses& classes, const Simulator& sim,
 
 namespace {
 
+// pams_cpp.runners._task_state, which pickles Python agents' state.
+nb::object TaskState() { return nb::module_::import_("pams_cpp.runners._task_state"); }
+
 // What Python's super() calls and the Python agent classes reach.
 class PythonAgentCalls : public PythonPart {
  public:
@@ -181,17 +185,69 @@ class PyAgent final : public Base, public PythonAgentCalls {
       return;
     }
     nb::gil_scoped_acquire gil;
-    run_->mirror.Forget(this->agent_id());
+    if (!run_->is_worker) run_->mirror.Forget(this->agent_id());
     Call("submit_orders", [&] {
       nb::object result = self_.attr("submit_orders")(nb::arg("markets") = run_->markets);
       earlier_.clear();
+      nb::list actions;
       for (nb::handle action : result) {
         orders->push_back(ToAction(run_->classes, action, earlier_));
         earlier_.push_back(action);
-        run_->mirror.Expect(this->agent_id(), action);
+        if (run_->is_worker) {
+          actions.append(action);
+        } else {
+          run_->mirror.Expect(this->agent_id(), action);
+        }
       }
       earlier_.clear();
+      // In a worker, the objects go back to the main process with the
+      // agent's state (save_state), which mirrors them there.
+      if (run_->is_worker) last_actions_ = actions;
     });
+  }
+
+  // The Python object's state (pams_cpp.runners._task_state) after the
+  // engine's: to a worker the agent's fields, from a worker also the Order
+  // and Cancel objects its submit_orders returned, pickled together so
+  // that the fields and the orders the main process mirrors stay the same
+  // objects.
+  void save_state(StateWriter& out) const override {
+    Base::save_state(out);
+    nb::gil_scoped_acquire gil;
+    nb::object blob;
+    try {
+      nb::object actions = run_->is_worker && last_actions_.is_valid() ? last_actions_
+                                                                       : nb::list();
+      blob = TaskState().attr("dumps")(self_, actions, run_->is_worker);
+    } catch (nb::python_error& e) {
+      throw SimulationError("agent " + this->name() + " (" + cls_->name +
+                            "): its state cannot be sent to a worker process: " + e.what() +
+                            " (define __getstate__ to choose what travels)");
+    }
+    out.write_string(std::string_view(PyBytes_AsString(blob.ptr()),
+                                      static_cast<size_t>(PyBytes_Size(blob.ptr()))));
+    last_actions_ = nb::object();
+  }
+
+  void load_state(StateReader& in) override {
+    Base::load_state(in);
+    const std::string blob = in.read_string();
+    nb::gil_scoped_acquire gil;
+    PythonRun* run = run_;
+    nb::object find = nb::cpp_function(
+        [run](int market_id, int64_t order_id) { return run->mirror.Find(market_id, order_id); });
+    nb::object actions;
+    try {
+      actions = TaskState().attr("loads")(self_, nb::bytes(blob.data(), blob.size()), find);
+    } catch (nb::python_error& e) {
+      throw SimulationError("agent " + this->name() + " (" + cls_->name +
+                            "): its state from the worker process cannot be loaded: " +
+                            e.what());
+    }
+    if (!run_->is_worker) {
+      run_->mirror.Forget(this->agent_id());
+      for (nb::handle action : actions) run_->mirror.Expect(this->agent_id(), action);
+    }
   }
 
   void submitted_order(const OrderLog& log) override {
@@ -269,6 +325,8 @@ class PyAgent final : public Base, public PythonAgentCalls {
   PythonRun* run_;
   PythonSetup setup_;
   std::vector<nb::handle> earlier_;  // scratch of submit_orders(), borrowed
+  // In a worker: the actions of the last submit_orders, until save_state.
+  mutable nb::object last_actions_;
 };
 
 using Make = std::unique_ptr<Agent> (*)(AgentInit, std::shared_ptr<PythonAgentClass>,

@@ -50,4 +50,5 @@ NB_MODULE(_core, m) {
   pams::python::BindLoggers(m);
   pams::python::BindAnalysis(m);
   pams::python::BindRunner(m);
+  pams::python::BindWorker(m);
 }

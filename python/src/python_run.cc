@@ -98,6 +98,11 @@ void OrderMirror::Expect(int agent_id, nb::handle action) {
   ++n_pending_;
 }
 
+nb::object OrderMirror::Find(int market_id, int64_t order_id) const {
+  auto it = live_.find({market_id, order_id});
+  return it == live_.end() ? nb::none() : it->second;
+}
+
 void OrderMirror::Forget(int agent_id) {
   auto it = pending_.find(agent_id);
   if (it == pending_.end() || it->second.empty()) return;

@@ -117,6 +117,9 @@ class OrderMirror final : public Logger {
   void Expect(int agent_id, nb::handle action);
   // Forgets what agent_id's last actions left unprocessed.
   void Forget(int agent_id);
+  // The Python order in a book with that id (None: none known).
+  // REQUIRES: the GIL is held.
+  nb::object Find(int market_id, int64_t order_id) const;
 
   void process_order_log(const OrderLog& log) override;
   void process_cancel_log(const CancelLog& log) override;
@@ -157,6 +160,9 @@ struct PythonRun {
   }
 
   const Simulator* simulator = nullptr;
+  // A worker process's replica: no order is processed here, so nothing is
+  // mirrored; agents hand their actions back with their state instead.
+  bool is_worker = false;
   PythonClasses classes;
   PendingError pending;
   OrderMirror mirror;

@@ -44,6 +44,7 @@
 #include "pams/tensorflow/tensorflow_runner.h"
 #include "python_logger.h"
 #include "python_run.h"
+#include "runners/runner_access.h"
 
 namespace pams::python {
 
@@ -185,6 +186,32 @@ class PyRunner {
   // REQUIRES: before Setup().
   void SetStartMethod(const std::string& method) { Process().set_default_start_method(method); }
 
+  // start(fd) -> pid starts a "fork" worker (Python's os.fork).
+  // REQUIRES: before Run().
+  void SetWorkerStarter(nb::object start) {
+    worker_starter_ = std::move(start);
+    Process().set_worker_starter([this](int fd) {
+      nb::gil_scoped_acquire gil;
+      try {
+        return nb::cast<int>(worker_starter_(fd));
+      } catch (nb::python_error& e) {
+        throw SimulationError(std::string("cannot start a worker process: ") + e.what());
+      }
+    });
+  }
+  void SetHostPayload(nb::bytes payload) {
+    Process().set_host_payload(std::string(payload.c_str(), payload.size()));
+  }
+
+  // Makes this runner a worker process's replica. REQUIRES: before Setup().
+  void MakeReplica(const std::string& config_directory) {
+    internal::RunnerAccess::SetReplica(runner_.get());
+    runner_->simulator().set_config_directory(config_directory);
+    run_->is_worker = true;
+  }
+
+  Runner& engine() { return *runner_; }
+
   void Setup() {
     run_->owner = nb::find(this);
     try {
@@ -268,6 +295,7 @@ class PyRunner {
     };
     for (const nb::object& o : kept_) each(o.ptr());
     each(worker_initializer_.ptr());
+    each(worker_starter_.ptr());
     if (signal_check_) each(signal_check_->progress.ptr());
     for (const auto& cls : agent_classes_) each(cls->maker.ptr());
     for (const auto& cls : event_classes_) each(cls->maker.ptr());
@@ -297,6 +325,7 @@ class PyRunner {
     for (const auto& cls : event_classes_) cls->maker = nb::object();
     if (signal_check_) signal_check_->progress = nb::object();
     worker_initializer_ = nb::object();
+    worker_starter_ = nb::object();
     for (const auto& logger : python_loggers_) logger->Clear();
     if (run_) run_->Clear();
     if (runner_) {
@@ -321,6 +350,7 @@ class PyRunner {
   Loggers loggers_;
   std::vector<nb::object> kept_;
   nb::object worker_initializer_;
+  nb::object worker_starter_;
   std::vector<std::shared_ptr<PythonAgentClass>> agent_classes_;
   std::vector<std::shared_ptr<PythonEventClass>> event_classes_;
   std::vector<std::shared_ptr<PythonMarketClass>> market_classes_;
@@ -350,6 +380,10 @@ namespace {
 void RegisterWorkerClasses(ClassRegistry* registry) { tensorflow::RegisterClasses(registry); }
 
 }  // namespace
+
+Runner& EngineRunnerOf(nb::handle runner) {
+  return nb::cast<PyRunner&>(runner.attr("_core")).engine();
+}
 
 void BindRunner(nb::module_& m) {
   // What a worker process of a multi-process runner started from Python
@@ -408,6 +442,9 @@ void BindRunner(nb::module_& m) {
       .def("set_worker_initializer", &PyRunner::SetWorkerInitializer, nb::arg("fn"))
       .def("set_worker_program", &PyRunner::SetWorkerProgram, nb::arg("path"), nb::arg("argv"))
       .def("set_start_method", &PyRunner::SetStartMethod, nb::arg("method"))
+      .def("set_worker_starter", &PyRunner::SetWorkerStarter, nb::arg("start"))
+      .def("set_host_payload", &PyRunner::SetHostPayload, nb::arg("payload"))
+      .def("make_replica", &PyRunner::MakeReplica, nb::arg("config_directory"))
       .def("add_python_logger",
            [](PyRunner& r, nb::object logger, bool order, bool cancel, bool expiration,
               bool execution, bool market_step_begin, bool market_step_end) {

@@ -117,10 +117,13 @@ class MultiProcessAgentParallelRunner::Workers {
 
   ~Workers() { Stop(); }
 
-  // The program "spawn" and "forkserver" start (empty: this one again).
-  void set_program(std::string program, std::vector<std::string> args) {
+  // The program "spawn" and "forkserver" start (empty: this one again),
+  // and what starts a worker for "fork" (empty: fork()).
+  void set_program(std::string program, std::vector<std::string> args,
+                   std::function<int(int fd)> starter) {
     program_ = std::move(program);
     args_ = std::move(args);
+    starter_ = std::move(starter);
   }
 
   void Start(const std::string& method, int count, const WorkerInit& init,
@@ -145,6 +148,8 @@ class MultiProcessAgentParallelRunner::Workers {
       } else if (method == "forkserver") {
         w.pid = ForkViaServer(fds[1]);
         w.via_forkserver = true;
+      } else if (starter_) {
+        w.pid = starter_(fds[1]);
       } else {
         std::fflush(nullptr);  // the child must not flush the parent's buffers
         w.pid = fork();
@@ -421,6 +426,7 @@ class MultiProcessAgentParallelRunner::Workers {
   pid_t server_pid_ = -1;
   std::string program_;
   std::vector<std::string> args_;
+  std::function<int(int fd)> starter_;
 };
 
 MultiProcessAgentParallelRunner::MultiProcessAgentParallelRunner(
@@ -470,7 +476,7 @@ bool MultiProcessAgentParallelRunner::RunsSingleTasksHere() const {
   // (the TensorFlow runner's configured TensorFlow, a worker_initializer's
   // model), nor with a workerTimeout, which only a worker can enforce.
   return typeid(*this) == typeid(MultiProcessAgentParallelRunner) &&
-         worker_timeout_ == 0;
+         worker_timeout_ == 0 && !has_worker_initializer_function();
 }
 
 void MultiProcessAgentParallelRunner::on_run_start() {
@@ -486,8 +492,9 @@ void MultiProcessAgentParallelRunner::on_run_start() {
   init.prng_state = initial_prng_state();
   init.plugins = registry().plugin_paths();
   init.config_directory = simulator().config_directory();
+  init.host_payload = host_payload_;
   workers_ = std::make_unique<Workers>();
-  workers_->set_program(worker_program_, worker_argv_);
+  workers_->set_program(worker_program_, worker_argv_, worker_starter_);
   workers_->Start(start_method_, concurrency(), init, &registry(),
                   worker_timeout_, stop_flag());
 }

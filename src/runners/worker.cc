@@ -109,6 +109,7 @@ std::string WorkerInit::Encode() const {
   for (const std::string& p : plugins) w.write_string(p);
   w.write_string(config_directory);
   w.write(worker_index);
+  w.write_string(host_payload);
   return out;
 }
 
@@ -122,22 +123,15 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
   for (uint64_t i = 0; i < n; ++i) init.plugins.push_back(r.read_string());
   init.config_directory = r.read_string();
   init.worker_index = r.read<int>();
+  init.host_payload = r.read_string();
   return init;
 }
 
 [[noreturn]] void RunWorker(int fd, const ClassRegistry* inherited) {
-  Channel channel(fd);
-  MessageType type;
-  std::string payload;
-  if (channel.Receive(&type, &payload) != Channel::Status::kOk ||
-      type != MessageType::kInit) {
-    _exit(3);
-  }
-  // Build the replica: the same runner class, config and seed, no logger.
+  // The replica: the same runner class, config and seed, no logger.
   std::unique_ptr<ClassRegistry> own_registry;
   std::unique_ptr<Runner> runner;
-  try {
-    const WorkerInit init = WorkerInit::Decode(payload);
+  ServeWorker(fd, [&](const WorkerInit& init) -> Runner* {
     const ClassRegistry* registry = inherited;
     if (registry == nullptr) {
       own_registry = std::make_unique<ClassRegistry>(ClassRegistry::WithBuiltins());
@@ -159,6 +153,21 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
       process->prepare_worker_process();
     }
     runner->worker_initializer();
+    return runner.get();
+  });
+}
+
+[[noreturn]] void ServeWorker(int fd, const ReplicaBuilder& build) {
+  Channel channel(fd);
+  MessageType type;
+  std::string payload;
+  if (channel.Receive(&type, &payload) != Channel::Status::kOk ||
+      type != MessageType::kInit) {
+    _exit(3);
+  }
+  Runner* runner = nullptr;
+  try {
+    runner = build(WorkerInit::Decode(payload));
   } catch (const std::exception& e) {
     channel.Send(MessageType::kError, e.what());
     _exit(1);
@@ -217,7 +226,7 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
 // worker serving that descriptor, reply with its pid; 'W' + pid: wait for
 // that worker (at most 2 s) and reply with its wait status (-1: unknown).
 
-[[noreturn]] void RunForkServer(int fd) {
+[[noreturn]] void RunForkServer(int fd, const std::function<void(int fd)>& serve) {
   for (;;) {
     char op = 0;
     char control[CMSG_SPACE(sizeof(int))];
@@ -242,6 +251,10 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
         const pid_t child = fork();
         if (child == 0) {
           BecomeWorkerProcess();
+          if (serve) {
+            serve(KeepOnlyDescriptor(passed));
+            _exit(0);
+          }
           RunWorker(KeepOnlyDescriptor(passed), nullptr);
         }
         close(passed);

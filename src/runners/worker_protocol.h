@@ -4,6 +4,7 @@
 #ifndef PAMS_SRC_RUNNERS_WORKER_PROTOCOL_H_
 #define PAMS_SRC_RUNNERS_WORKER_PROTOCOL_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 namespace pams {
 
 class ClassRegistry;
+class Runner;
 
 // Whether InitWorkerProcess ran in this process (spawn and forkserver need
 // it), and the registration function it was given.
@@ -28,6 +30,9 @@ struct WorkerInit {
   std::vector<std::string> plugins;
   std::string config_directory;
   int worker_index = 0;
+  // What the program driving the runner sends its workers (the Python
+  // package: its classes), opaque here.
+  std::string host_payload;
 
   std::string Encode() const;
   static WorkerInit Decode(const std::string& bytes);
@@ -57,10 +62,17 @@ inline void ReadTaskOutcome(StateReader& r, std::string* error,
 // process's); null builds one from the built-ins, the program's
 // registration function and the plugins named in the Init message.
 [[noreturn]] void RunWorker(int fd, const ClassRegistry* registry);
+// RunWorker with the replica built by build(init), which returns a runner
+// set up as a replica (internal::RunnerAccess::SetReplica before setup(),
+// then prepared and initialized) that it keeps alive, or throws.
+using ReplicaBuilder = std::function<Runner*(const WorkerInit& init)>;
+[[noreturn]] void ServeWorker(int fd, const ReplicaBuilder& build);
 
 // Serves fork requests of a runner on the socket fd (see process_runner.cc);
-// exits when the runner closes it. Never returns.
-[[noreturn]] void RunForkServer(int fd);
+// exits when the runner closes it. Never returns. Each forked worker runs
+// serve(its descriptor) (default: RunWorker with its own registry); serve
+// must not return.
+[[noreturn]] void RunForkServer(int fd, const std::function<void(int fd)>& serve = nullptr);
 
 // Puts the socket fd at descriptor 3 and closes every other descriptor
 // above 2, so that a worker holds no other worker's socket open.

@@ -129,21 +129,138 @@ def test_a_subclass_chooses_the_default_start_method(capsys):
         Bad(settings=config)
 
 
-def test_what_processes_cannot_run_yet_is_refused():
-    config = with_parallel(CONFIGS["keeper"], 2)
-    runner = MultiProcessAgentParallelRunner(settings=config)
-    with pytest.raises(NotImplementedError, match="cannot run the Python class KeeperAgent in "
-                                                  "worker processes yet: use "
-                                                  "MultiThreadAgentParallelRunner"):
-        runner.class_register(OUR_CLASSES["KeeperAgent"])
+@pytest.mark.parametrize("start_method", ["fork", "spawn", "forkserver"])
+@pytest.mark.parametrize("name", ["keeper", "events", "market_share"])
+def test_processes_run_python_classes_as_sequential_runner(name, start_method, capsys):
+    """Python agents (KeeperAgent keeps, cancels and records in its own
+    fields in submit_orders), events and markets in worker processes."""
+    config = with_parallel(CONFIGS[name], 2, startMethod=start_method)
+    ours = outcome(MultiProcessAgentParallelRunner, config, 6)
+    assert len(ours[0]) >= 600
+    assert ours == outcome(SequentialRunner, config, 6)
+
+
+def test_four_forked_workers_give_sequential_runners_results(capsys):
+    config = with_parallel(CONFIGS["shock_transfer"], 4, max_normal_orders=6,
+                           startMethod="fork")
+    assert (outcome(MultiProcessAgentParallelRunner, config, 2) ==
+            outcome(SequentialRunner, config, 2))
+
+
+def record_pid(path):
+    """A worker initializer: says which process it ran in."""
+    with open(path, "a") as f:
+        f.write(f"{os.getpid()}\n")
+
+
+class PidRecorder(pams_cpp.agents.FCNAgent):
+    """Records the process of each of its calls in its own fields."""
+
+    def submit_orders(self, markets):
+        self.pids = getattr(self, "pids", []) + [os.getpid()]
+        return super().submit_orders(markets)
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn", "forkserver"])
+def test_each_worker_process_runs_the_initializer_once(start_method, tmp_path, capsys):
+    path = tmp_path / "pids"
 
     class Loading(MultiProcessAgentParallelRunner):
         def _get_worker_initializer(self):
-            return print
+            return record_pid
+
+        def _get_worker_initargs(self):
+            return (str(path),)
 
     with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
-        with pytest.raises(NotImplementedError, match="a worker initializer in Python"):
-            Loading(settings=with_parallel(json.load(f), 2)).main()
+        config = with_parallel(json.load(f), 2, startMethod=start_method)
+    config["FCNAgents"]["class"] = "PidRecorder"
+    runner = Loading(settings=config, prng=random.Random(1))
+    runner.class_register(PidRecorder)
+    runner.main()
+    pids = [int(line) for line in path.read_text().split()]
+    assert len(pids) == 2 and len(set(pids)) == 2 and os.getpid() not in pids
+    # The agents' fields came back from the workers: their calls ran there.
+    seen = {p for a in runner.simulator.agents for p in getattr(a, "pids", [])}
+    assert seen <= set(pids) | {os.getpid()} and seen & set(pids)
+
+
+def test_classes_of_a_main_script_reach_spawned_workers(tmp_path):
+    """Classes defined in __main__, which multiprocessing sends by name,
+    reach spawned workers (by value), and the script's guarded code runs
+    once."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "script.py"
+    script.write_text(f"""
+import copy, json, random
+import pams_cpp
+from pams_cpp.runners import MultiProcessAgentParallelRunner, SequentialRunner
+
+class Counting(pams_cpp.agents.FCNAgent):
+    def submit_orders(self, markets):
+        self.calls = getattr(self, "calls", 0) + 1
+        return super().submit_orders(markets)
+
+def run(cls, config):
+    saver = pams_cpp.logs.MarketStepSaver()
+    runner = cls(settings=copy.deepcopy(config), prng=random.Random(9), logger=saver)
+    runner.class_register(Counting)
+    runner.main()
+    return ([log["market_price"] for log in saver.market_step_logs],
+            [getattr(a, "calls", 0) for a in runner.simulator.agents])
+
+if __name__ == "__main__":
+    config = json.load(open({os.path.join(ROOT, "samples/CI2002/config.json")!r}))
+    config["FCNAgents"]["class"] = "Counting"
+    config["simulation"].update(numParallel=2, startMethod="spawn")
+    config["simulation"]["sessions"][1]["maxNormalOrders"] = 4
+    a = run(SequentialRunner, config)
+    b = run(MultiProcessAgentParallelRunner, config)
+    print("RESULT", a == b, sum(b[1]))
+""")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=300)
+    lines = [line for line in out.stdout.splitlines() if line.startswith("RESULT")]
+    assert lines == ["RESULT True 2100"], out.stdout + out.stderr
+    # The config's warning once per run, from the main process only.
+    assert out.stderr.count("hifreqSubmitRate is replaced") == 2, out.stderr
+
+
+class Failing(pams_cpp.agents.FCNAgent):
+    def submit_orders(self, markets):
+        if markets[0].get_time() == 150 and self.agent_id % 7 == 0:
+            raise ValueError("no price today")
+        return super().submit_orders(markets)
+
+
+class Dying(pams_cpp.agents.FCNAgent):
+    def submit_orders(self, markets):
+        if markets[0].get_time() == 120:
+            os._exit(3)
+        return super().submit_orders(markets)
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+def test_a_worker_that_raises_or_dies_ends_the_run_with_a_clear_error(start_method, capsys):
+    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
+        # workerTimeout: every task in a worker (a lone one would run here).
+        config = with_parallel(json.load(f), 2, max_normal_orders=8, startMethod=start_method,
+                               workerTimeout=60)
+    for cls, message in ((Failing, r"(?s)in submit_orders of agent FCNAgents-\d+ \(Failing\) at step "
+                                   r"150.*ValueError: no price today"),
+                         (Dying, r"worker process \d running agent FCNAgents-\d+ \(Dying\) at "
+                                 r"step 120 failed: .*exit")):
+        config["FCNAgents"]["class"] = cls.__name__
+        runner = MultiProcessAgentParallelRunner(settings=copy.deepcopy(config),
+                                                 prng=random.Random(1))
+        runner.class_register(cls)
+        with pytest.raises(pams_cpp.SimulationError, match=message):
+            runner.main()
+    # The interpreter goes on and runs again.
+    config["FCNAgents"]["class"] = "FCNAgent"
+    assert outcome(MultiProcessAgentParallelRunner, config, 1, classes={})[0]
 
 
 def test_pams_names_of_the_parallel_runners():

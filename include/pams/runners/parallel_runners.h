@@ -38,6 +38,7 @@
 #ifndef PAMS_RUNNERS_PARALLEL_RUNNERS_H_
 #define PAMS_RUNNERS_PARALLEL_RUNNERS_H_
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -141,6 +142,17 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
     worker_program_ = std::move(path);
     worker_argv_ = std::move(argv);
   }
+  // For "fork": starts a worker with start(fd) instead of fork(), for
+  // programs that must fork their own way (Python's os.fork). start returns
+  // the child's pid (or throws); the child serves the runner on fd, its end
+  // of the channel, and never returns. REQUIRES: before run().
+  void set_worker_starter(std::function<int(int fd)> start) {
+    worker_starter_ = std::move(start);
+  }
+  // Bytes sent to every worker with its replica's config (what a program
+  // driving the runner needs there: the Python package's classes).
+  // REQUIRES: before run().
+  void set_host_payload(std::string payload) { host_payload_ = std::move(payload); }
 
  protected:
   void configure(const Settings& simulation) override;
@@ -158,6 +170,8 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   std::string default_start_method_set_;  // empty: default_start_method()
   std::string worker_program_;            // empty: /proc/self/exe
   std::vector<std::string> worker_argv_;
+  std::function<int(int fd)> worker_starter_;  // empty: fork()
+  std::string host_payload_;
   double worker_timeout_ = 0;
   std::unique_ptr<SimulationJournal> journal_;
   std::unique_ptr<Workers> workers_;

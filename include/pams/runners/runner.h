@@ -95,6 +95,9 @@ class PAMS_EXPORT Runner {
   void set_worker_initializer(std::function<void()> fn) {
     worker_initializer_fn_ = std::move(fn);
   }
+  bool has_worker_initializer_function() const {
+    return static_cast<bool>(worker_initializer_fn_);
+  }
 
   Simulator& simulator() { return *simulator_; }
   const Simulator& simulator() const { return *simulator_; }

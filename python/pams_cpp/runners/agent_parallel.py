@@ -21,10 +21,16 @@ the engine's own agents) runs in parallel.
 
 MultiProcessAgentParallelRunner runs the calls in worker processes, each
 with a replica of the simulation kept in step by a journal of changes (no
-pickling of the simulation per task). From Python it runs the engine's
-classes (the built-in agents, markets and events, and plugins'), with every
-start method; Python classes in worker processes are not supported yet, and
-registering one says so: use MultiThreadAgentParallelRunner for them.
+pickling of the simulation per task). With Python classes, a worker is a
+Python interpreter: "spawn" starts a fresh one that imports the main module
+as multiprocessing's spawn does (so ``if __name__ == "__main__":`` scripts
+work), "forkserver" forks workers from one such fresh process, "fork" forks
+the main process. The classes travel by value (cloudpickle), so classes
+defined in ``__main__`` or in a notebook reach the workers too. A task sends
+the agent's own fields and returns its orders and all its fields (so an
+agent may change its fields in ``submit_orders``); a class limits what
+travels with ``__getstate__``/``__setstate__``. Orders an agent keeps stay
+the main process's objects.
 
 A subclass may override ``_get_worker_initializer()`` and
 ``_get_worker_initargs()``: the initializer is called with the initargs once
@@ -83,31 +89,60 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
                              f"\"forkserver\" or \"fork\", got {self.default_start_method!r}")
         # simulation.startMethod in the config wins.
         self._core.set_start_method(self.default_start_method)
-        # "spawn" and "forkserver" start this Python with the engine's worker.
-        package_parent = os.path.dirname(os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__))))
-        self._core.set_worker_program(sys.executable, [
-            sys.executable, "-c",
-            f"import sys; sys.path.insert(0, {package_parent!r}); "
-            "from pams_cpp import _core; _core._serve_worker()"])
 
-    def class_register(self, cls: Type) -> None:
-        """Refuses Python classes: worker processes run the engine's classes
-        only (for now)."""
-        if isinstance(cls, type) and "_engine_base" not in vars(cls):
-            raise NotImplementedError(
-                f"{type(self).__name__} cannot run the Python class {cls.__name__} in worker "
-                "processes yet: use MultiThreadAgentParallelRunner, which runs Python classes "
-                "with SequentialRunner's results")
-        super().class_register(cls)
+    def _prepare_worker_process(self) -> None:
+        """Runs first in each worker process, after its replica is set up and
+        before the worker initializer (the TensorFlow runner configures
+        TensorFlow here). Default: nothing."""
+
+    def _needs_python_workers(self) -> bool:
+        # The engine's own workers run the engine's classes; Python classes,
+        # a Python initializer or a runner subclass need Python there.
+        return (bool(self.registered_classes) or self._get_worker_initializer() is not None
+                or type(self) is not MultiProcessAgentParallelRunner)
 
     def _setup(self) -> None:
-        if self._get_worker_initializer() is not None:
-            raise NotImplementedError(
-                f"{type(self).__name__}: a worker initializer in Python needs Python in the "
-                "worker processes, which this version does not have: use "
-                "MultiThreadAgentParallelRunner")
+        from . import _worker
+
+        if _worker.preparing:
+            raise RuntimeError(
+                "a worker process of MultiProcessAgentParallelRunner is importing the main "
+                "module, which starts a run with worker processes itself: put the code that "
+                "runs the simulation under if __name__ == \"__main__\":, as multiprocessing "
+                "asks")
+        package_parent = os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))))
+        if self._needs_python_workers():
+            self._core.set_host_payload(self._worker_payload())
+            entry = "from pams_cpp.runners import _worker; _worker.main()"
+            self._core.set_worker_starter(_worker.fork_worker)
+        else:
+            entry = "from pams_cpp import _core; _core._serve_worker()"
+        # "spawn" and "forkserver" start this Python as a worker.
+        self._core.set_worker_program(sys.executable, [
+            sys.executable, "-c", f"import sys; sys.path.insert(0, {package_parent!r}); {entry}"])
         super()._setup()
+
+    def _worker_payload(self) -> bytes:
+        try:
+            import cloudpickle
+        except ImportError:
+            raise ImportError(
+                f"{type(self).__name__} sends Python classes to its worker processes with "
+                "cloudpickle, which is not installed: pip install cloudpickle") from None
+        from multiprocessing import spawn
+
+        # What multiprocessing's spawn gives a child: sys.path, the main
+        # module to import as __mp_main__, ... (not its connection key).
+        from . import _worker
+
+        preparation = spawn.get_preparation_data("pams-worker")
+        preparation.pop("authkey", None)
+        return _worker.dumps_classes({
+            "runner_class": type(self),
+            "classes": list(self.registered_classes),
+            "preparation": preparation,
+        })
 
 
 __all__ = ["MultiProcessAgentParallelRunner", "MultiThreadAgentParallelRunner"]

@@ -1,0 +1,160 @@
+"""A worker process of MultiProcessAgentParallelRunner with Python classes.
+
+"spawn" starts ``python -c '...; _worker.main()'`` with the channel at
+descriptor 3 (PAMS_WORKER_FD), "forkserver" starts one such process as a
+fork server (PAMS_FORKSERVER_FD) that forks the workers, and "fork" forks
+the main process (``fork_worker``). Each worker builds its replica of the
+simulation from the config, the seed and the classes the main process sent
+(cloudpickle: classes defined in ``__main__`` or a notebook travel by
+value), imports the main module as multiprocessing's spawn does, runs the
+worker initializer, and then serves the engine's tasks until the run ends.
+"""
+import json
+import os
+import random
+import socket
+import struct
+import sys
+import time
+import warnings
+from typing import Any
+from typing import Dict
+from typing import List
+
+from .. import _core
+
+# The replica, kept for the life of the process.
+_replica: List[Any] = []
+# Whether this process was forked from one that has the main module, and
+# whether it is importing the main module (which must not start workers).
+_forked = False
+preparing = False
+
+
+def main() -> None:
+    """The entry of a spawned worker or fork server."""
+    if os.environ.pop("PAMS_WORKER_FD", None) is not None:
+        _core._become_worker_process()
+        _core._serve_python_worker(3, _build)
+    if os.environ.pop("PAMS_FORKSERVER_FD", None) is not None:
+        _core._become_worker_process()
+        _fork_server(socket.socket(fileno=3))
+    raise SystemExit("pams_cpp.runners._worker: not started as a worker")
+
+
+def fork_worker(fd: int) -> int:
+    """Forks a worker serving descriptor fd (the "fork" start method, and
+    the fork server's); returns its pid in the parent. The child never
+    returns."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid != 0:
+        return pid
+    global _forked
+    _forked = True
+    try:
+        _core._become_worker_process()
+        _core._serve_python_worker(_core._keep_only_descriptor(fd), _build)
+    finally:
+        os._exit(1)
+
+
+def _fork_server(server: socket.socket) -> None:
+    # The engine's fork server protocol (runners/worker.cc): b"F" with a
+    # descriptor attached: fork a worker serving it, reply with its pid;
+    # b"W" + pid: wait for it (2 s at most), reply with its wait status.
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(server, 5, 1)
+        except OSError:
+            break
+        if not message:
+            break
+        if message[:1] == b"F":
+            pid = fork_worker(fds[0]) if fds else -1
+            for fd in fds:
+                os.close(fd)
+            server.sendall(struct.pack("i", pid))
+        elif message[:1] == b"W":
+            rest = message[1:]
+            while len(rest) < 4:
+                rest += server.recv(4 - len(rest))
+            (pid,) = struct.unpack("i", rest[:4])
+            status = -1
+            for _ in range(200):
+                try:
+                    done, st = os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    break
+                if done == pid:
+                    status = st
+                    break
+                time.sleep(0.01)
+            server.sendall(struct.pack("i", status))
+    os._exit(0)
+
+
+def _nanobind_metaclass() -> type:
+    """The metaclass of the engine's classes (nanobind's), which has no
+    importable name: classes derived from them (Python markets) travel by
+    value with a reference to it."""
+    return type(_core.Market)
+
+
+def dumps_classes(spec: Dict[str, Any]) -> bytes:
+    """spec with its classes by value where they cannot be imported by name
+    (cloudpickle: classes of __main__, of a notebook, of a function)."""
+    import io
+
+    import cloudpickle
+
+    class Pickler(cloudpickle.Pickler):
+        def reducer_override(self, obj):
+            if obj is type(_core.Market):
+                return (_nanobind_metaclass, ())
+            return super().reducer_override(obj)
+
+    out = io.BytesIO()
+    Pickler(out).dump(spec)
+    return out.getvalue()
+
+
+def _build(init: Dict[str, Any]) -> Any:
+    """The replica: the main process's runner class, config, seed and
+    classes, set up as a worker's."""
+    import cloudpickle
+
+    spec = cloudpickle.loads(init["host_payload"])
+    if spec["preparation"] is not None and not _forked:
+        from multiprocessing import spawn
+
+        global preparing
+        preparing = True
+        try:
+            spawn.prepare(spec["preparation"])
+        finally:
+            preparing = False
+    main_module = sys.modules.get("__main__")
+    for cls in spec["classes"]:
+        # Instances of classes of __main__ (pickled by name in the tasks)
+        # find their class there.
+        if cls.__module__ == "__main__" and main_module is not None:
+            if not hasattr(main_module, cls.__qualname__):
+                setattr(main_module, cls.__qualname__, cls)
+    # The main process gave the config's warnings already.
+    warnings.simplefilter("ignore")
+    prng = random.Random()
+    prng.setstate((3, tuple(init["prng_mt"]) + (init["prng_index"],), init["prng_gauss"]))
+    runner = spec["runner_class"](settings=json.loads(init["settings_json"]), prng=prng)
+    for cls in spec["classes"]:
+        runner.class_register(cls)
+    runner._core.make_replica(init["config_directory"])
+    runner._setup()
+    runner._core.set_python_objects(runner.simulator.markets, runner.simulator)
+    runner._prepare_worker_process()
+    initializer = runner._get_worker_initializer()
+    if initializer is not None:
+        initializer(*runner._get_worker_initargs())
+    _replica.append(runner)
+    return runner

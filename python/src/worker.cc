@@ -1,0 +1,50 @@
+// The worker side of MultiProcessAgentParallelRunner for Python: a worker
+// process is a Python interpreter (pams_cpp.runners._worker) that builds
+// its replica of the simulation with the Python classes of the main
+// process, and then serves the runner's tasks with the engine's worker loop
+// (runners/worker.cc), which calls the Python agents.
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include <string>
+#include <vector>
+
+#include "bindings.h"
+#include "runners/worker_protocol.h"
+
+namespace pams::python {
+
+// The engine runner of a pams_cpp runner object (runner.cc).
+Runner& EngineRunnerOf(nb::handle runner);
+
+void BindWorker(nb::module_& m) {
+  // Serves the runner on descriptor fd: receives the replica's config,
+  // calls build(init) (a dict: settings_json, runner_class, prng_mt,
+  // prng_index, prng_gauss, config_directory, worker_index, host_payload)
+  // for the pams_cpp runner set up as the replica, and then runs tasks
+  // until the main process stops; exits the process. Never returns.
+  m.def("_serve_python_worker", [](int fd, nb::object build) {
+    nb::object runner;  // kept until the process exits
+    ServeWorker(fd, [&](const WorkerInit& init) -> Runner* {
+      nb::dict d;
+      d["settings_json"] = init.settings_json;
+      d["runner_class"] = init.runner_class;
+      d["prng_mt"] = std::vector<uint32_t>(init.prng_state.mt.begin(), init.prng_state.mt.end());
+      d["prng_index"] = init.prng_state.index;
+      d["prng_gauss"] =
+          init.prng_state.has_gauss_next ? nb::cast(init.prng_state.gauss_next) : nb::none();
+      d["config_directory"] = init.config_directory;
+      d["worker_index"] = init.worker_index;
+      d["host_payload"] = nb::bytes(init.host_payload.data(), init.host_payload.size());
+      runner = build(d);
+      return &EngineRunnerOf(runner);
+    });
+  });
+  // The worker process's signal handling and life (see worker_protocol.h).
+  m.def("_become_worker_process", &BecomeWorkerProcess);
+  // Moves fd to descriptor 3 and closes the descriptors above; returns 3.
+  m.def("_keep_only_descriptor", &KeepOnlyDescriptor, nb::arg("fd"));
+}
+
+}  // namespace pams::python
