@@ -27,6 +27,8 @@ echo
 .venv-py/bin/python bench/python_bench.py --pams "$build/bin/pams" \
   --plugin "$build/lib/libpams_samples.so" "${quick[@]}"
 echo
+.venv-py/bin/python bench/python_parallel_bench.py
+echo
 if [ "${PAMS_SKIP_TENSORFLOW_TESTS:-0}" = 1 ]; then
   echo "TensorFlow benchmark skipped: PAMS_SKIP_TENSORFLOW_TESTS=1"
 else
