@@ -13,12 +13,15 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$root/.venv-tf"
 # Not `pip show | grep -q`: grep -q exits at the first match, pip dies of
 # SIGPIPE and pipefail would call the installed venv missing.
-if [ -x "$venv/bin/python" ] &&
-   [ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("tensorflow-cpu"))' 2>/dev/null)" = "$TF_VERSION" ]; then
-  exit 0
+if ! { [ -x "$venv/bin/python" ] &&
+   [ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("tensorflow-cpu"))' 2>/dev/null)" = "$TF_VERSION" ]; }; then
+  rm -rf "$venv"
+  /usr/bin/python3 -m venv "$venv"
+  echo "Installing tensorflow-cpu==$TF_VERSION into .venv-tf (a few hundred MB)"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "tensorflow-cpu==$TF_VERSION"
 fi
-rm -rf "$venv"
-/usr/bin/python3 -m venv "$venv"
-echo "Installing tensorflow-cpu==$TF_VERSION into .venv-tf (a few hundred MB)"
-"$venv/bin/pip" install --quiet --disable-pip-version-check "tensorflow-cpu==$TF_VERSION"
+# For tests/python_tf (pams_cpp's TensorFlow runner with Keras agents).
+if ! "$venv/bin/python" -c "import cloudpickle, pytest" 2>/dev/null; then
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "cloudpickle>=2.0" pytest
+fi
 ls "$venv"/lib/python3*/site-packages/tensorflow/libtensorflow_cc.so.2

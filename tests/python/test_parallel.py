@@ -272,3 +272,22 @@ def test_pams_names_of_the_parallel_runners():
                       pams.runners.MultiThreadAgentParallelRunner)
     assert pams_cpp.runners.agent_parallel.MultiThreadAgentParallelRunner is (
         pams_cpp.runners.MultiThreadAgentParallelRunner)
+
+
+def test_without_tensorflow_its_runner_says_how_to_install_it():
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, pams_cpp\n"
+        "from pams_cpp.runners import TensorFlowAgentParallelRunner\n"
+        "assert 'tensorflow' not in sys.modules\n"
+        "try:\n"
+        f"    TensorFlowAgentParallelRunner(settings={os.path.join(ROOT, 'samples/CI2002/config.json')!r})\n"
+        "except ImportError as e:\n"
+        "    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout
+    # This venv has no TensorFlow (.venv-tf has; tests/python_tf runs there).
+    assert "TensorFlowAgentParallelRunner needs TensorFlow" in out
+    assert "pip install tensorflow (or tensorflow-cpu" in out

@@ -42,9 +42,10 @@ def main() -> None:
     raise SystemExit("pams_cpp.runners._worker: not started as a worker")
 
 
-def fork_worker(fd: int) -> int:
-    """Forks a worker serving descriptor fd (the "fork" start method, and
-    the fork server's); returns its pid in the parent. The child never
+def fork_worker(fd: int, has_main: bool = True) -> int:
+    """Forks a worker serving descriptor fd (the "fork" start method, whose
+    children have the main module already, and the fork server's, whose
+    children import it); returns its pid in the parent. The child never
     returns."""
     sys.stdout.flush()
     sys.stderr.flush()
@@ -52,7 +53,7 @@ def fork_worker(fd: int) -> int:
     if pid != 0:
         return pid
     global _forked
-    _forked = True
+    _forked = has_main
     try:
         _core._become_worker_process()
         _core._serve_python_worker(_core._keep_only_descriptor(fd), _build)
@@ -72,7 +73,7 @@ def _fork_server(server: socket.socket) -> None:
         if not message:
             break
         if message[:1] == b"F":
-            pid = fork_worker(fds[0]) if fds else -1
+            pid = fork_worker(fds[0], has_main=False) if fds else -1
             for fd in fds:
                 os.close(fd)
             server.sendall(struct.pack("i", pid))
@@ -102,10 +103,13 @@ def _nanobind_metaclass() -> type:
     return type(_core.Market)
 
 
-def dumps_classes(spec: Dict[str, Any]) -> bytes:
-    """spec with its classes by value where they cannot be imported by name
-    (cloudpickle: classes of __main__, of a notebook, of a function)."""
+def dumps_payload(preparation: Dict[str, Any], classes: Dict[str, Any]) -> bytes:
+    """What the workers need: multiprocessing's preparation data (plain
+    pickle: read first, since the classes may refer to the main module it
+    imports) and the classes, by value where they cannot be imported by
+    name (cloudpickle: classes of __main__, of a notebook, of a function)."""
     import io
+    import pickle
 
     import cloudpickle
 
@@ -116,25 +120,28 @@ def dumps_classes(spec: Dict[str, Any]) -> bytes:
             return super().reducer_override(obj)
 
     out = io.BytesIO()
-    Pickler(out).dump(spec)
-    return out.getvalue()
+    Pickler(out).dump(classes)
+    return pickle.dumps({"preparation": preparation, "classes": out.getvalue()})
 
 
 def _build(init: Dict[str, Any]) -> Any:
     """The replica: the main process's runner class, config, seed and
     classes, set up as a worker's."""
+    import pickle
+
     import cloudpickle
 
-    spec = cloudpickle.loads(init["host_payload"])
-    if spec["preparation"] is not None and not _forked:
+    payload = pickle.loads(init["host_payload"])
+    if not _forked:
         from multiprocessing import spawn
 
         global preparing
         preparing = True
         try:
-            spawn.prepare(spec["preparation"])
+            spawn.prepare(payload["preparation"])
         finally:
             preparing = False
+    spec = cloudpickle.loads(payload["classes"])
     main_module = sys.modules.get("__main__")
     for cls in spec["classes"]:
         # Instances of classes of __main__ (pickled by name in the tasks)

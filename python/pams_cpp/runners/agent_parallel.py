@@ -138,10 +138,9 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
 
         preparation = spawn.get_preparation_data("pams-worker")
         preparation.pop("authkey", None)
-        return _worker.dumps_classes({
+        return _worker.dumps_payload(preparation, {
             "runner_class": type(self),
             "classes": list(self.registered_classes),
-            "preparation": preparation,
         })
 
 

@@ -1,0 +1,131 @@
+"""TensorFlowAgentParallelRunner: MultiProcessAgentParallelRunner whose
+worker processes are prepared for agents that call TensorFlow in
+``submit_orders`` (e.g. Keras models), as the seed's runner describes.
+
+* Created only if TensorFlow imports (else an ImportError saying how to
+  install it); ``import pams_cpp`` does not import it.
+* Workers are started by "spawn" by default (TensorFlow is not fork-safe);
+  ``simulation.startMethod`` still wins, and "fork" after TensorFlow ran in
+  the main process is refused (the forked workers would hang).
+* Each worker configures TensorFlow once, before the worker initializer,
+  from these keys of ``"simulation"``:
+  ``tensorflowIntraOpThreads`` (int >= 1; default: CPUs / min(numParallel,
+  the largest maxNormalOrders), at least 1), ``tensorflowInterOpThreads``
+  (int >= 1, default 1) and ``tensorflowGpuMemoryGrowth`` (bool, default
+  true: memory growth for every visible GPU, listed before the initializer
+  runs). The main process is left as it is; ``configure_tensorflow(config)``
+  configures it the same way, so that SequentialRunner gives the same
+  numbers (call it before TensorFlow runs there).
+
+For results identical to SequentialRunner, agents draw their random numbers
+from ``self.prng`` (e.g. the seeds of stateless random ops) and keep models
+out of their fields: a module-level ``functools.lru_cache`` function loads
+a model once per process (see docs/python.md).
+"""
+import os
+from typing import Any
+from typing import Dict
+from typing import Optional
+
+from .. import _core
+from .agent_parallel import MultiProcessAgentParallelRunner
+
+_INSTALL_HINT = ("pip install tensorflow (or tensorflow-cpu for the CPU-only build)")
+
+
+def _import_tensorflow():
+    try:
+        import tensorflow
+    except ImportError as e:
+        raise ImportError(f"TensorFlowAgentParallelRunner needs TensorFlow, which cannot be "
+                          f"imported ({e}): {_INSTALL_HINT}") from None
+    return tensorflow
+
+
+def _config_error(key: str, message: str) -> Exception:
+    error = _core.ConfigError(f"simulation.{key}: {message}")
+    error.path = f"simulation.{key}"
+    error.message = message
+    return error
+
+
+def tensorflow_options(config: Dict[str, Any]) -> Dict[str, Any]:
+    """The TensorFlow settings of a config's workers: intra_op_threads,
+    inter_op_threads, gpu_memory_growth (with the defaults above). Raises
+    pams_cpp.ConfigError naming a bad key."""
+    simulation = config.get("simulation", {}) if isinstance(config, dict) else {}
+
+    def count(key: str, default: int) -> int:
+        value = simulation.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4096:
+            raise _config_error(key, f"must be an integer between 1 and 4096, got {value!r}")
+        return value
+
+    cpus = os.cpu_count() or 1
+    num_parallel = simulation.get("numParallel", max(1, cpus - 1))
+    orders = [s.get("maxNormalOrders", 1) for s in simulation.get("sessions", [])
+              if isinstance(s, dict)]
+    concurrency = max(1, min(num_parallel if isinstance(num_parallel, int) else 1,
+                             max(orders, default=1)))
+    growth = simulation.get("tensorflowGpuMemoryGrowth", True)
+    if not isinstance(growth, bool):
+        raise _config_error("tensorflowGpuMemoryGrowth", f"must be true or false, got {growth!r}")
+    return {
+        "intra_op_threads": count("tensorflowIntraOpThreads", max(1, cpus // concurrency)),
+        "inter_op_threads": count("tensorflowInterOpThreads", 1),
+        "gpu_memory_growth": growth,
+    }
+
+
+def configure_tensorflow(config: Any) -> Dict[str, Any]:
+    """Configures TensorFlow in this process as the config's workers are
+    configured (for SequentialRunner to give their numbers); returns the
+    options. `config`: a config dict or a runner. REQUIRES: before TensorFlow
+    runs in this process (TensorFlow refuses a change after)."""
+    tf = _import_tensorflow()
+    settings = getattr(config, "settings", config)
+    options = tensorflow_options(settings)
+    tf.config.threading.set_intra_op_parallelism_threads(options["intra_op_threads"])
+    tf.config.threading.set_inter_op_parallelism_threads(options["inter_op_threads"])
+    if options["gpu_memory_growth"]:
+        for gpu in tf.config.list_physical_devices("GPU"):
+            tf.config.experimental.set_memory_growth(gpu, True)
+    return options
+
+
+def _tensorflow_ran(tf) -> bool:
+    """Whether TensorFlow's runtime started in this process (then a forked
+    child would have none of its thread pools)."""
+    try:
+        from tensorflow.python.eager import context
+    except ImportError:
+        return False
+    return bool(getattr(context.context(), "_initialized", False))
+
+
+class TensorFlowAgentParallelRunner(MultiProcessAgentParallelRunner):
+    """MultiProcessAgentParallelRunner for agents that use TensorFlow (see
+    the module's doc)."""
+
+    default_start_method: Optional[str] = "spawn"
+
+    def __init__(self, *args, **kwargs) -> None:
+        self._tf = _import_tensorflow()
+        super().__init__(*args, **kwargs)
+        self.tensorflow_options = tensorflow_options(self.settings)
+
+    def _setup(self) -> None:
+        simulation = self.settings.get("simulation", {})
+        method = simulation.get("startMethod", self.default_start_method)
+        if method == "fork" and _tensorflow_ran(self._tf):
+            raise _core.SimulationError(
+                "TensorFlow has already run in this process, so workers started by \"fork\" "
+                "would hang (a forked child has none of TensorFlow's thread pools): use "
+                "\"spawn\" (the default) or \"forkserver\"")
+        super()._setup()
+
+    def _prepare_worker_process(self) -> None:
+        configure_tensorflow(self.settings)
+
+
+__all__ = ["TensorFlowAgentParallelRunner", "configure_tensorflow", "tensorflow_options"]

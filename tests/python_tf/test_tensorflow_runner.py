@@ -1,0 +1,65 @@
+"""TensorFlowAgentParallelRunner with Keras agents written in Python: the
+same logs and agents as SequentialRunner with the thread counts set as the
+seed says, for every start method and numParallel 1/2; each worker loads
+its model once and runs TensorFlow with the configured thread counts;
+fork after TensorFlow ran is refused; bad keys are named."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def tf_run(tmp_path, mode, *args, loads=None):
+    out = tmp_path / f"{mode}-{'-'.join(map(str, args))}.json"
+    env = dict(os.environ)
+    if loads is not None:
+        env["PAMS_TEST_LOADS"] = str(loads)
+    done = subprocess.run([sys.executable, os.path.join(HERE, "tf_runs.py"), mode, str(out),
+                           str(tmp_path / "model.keras"), *map(str, args)],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return json.loads(out.read_text())
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("tf")
+    tf_run(tmp, "make_model")
+    return tmp, tf_run(tmp, "sequential")
+
+
+@pytest.mark.parametrize("num_parallel, method", [(1, "spawn"), (2, "spawn"), (2, "forkserver"),
+                                                  (2, "fork")])
+def test_keras_agents_give_sequential_runners_results(models, num_parallel, method):
+    tmp, sequential = models
+    loads = tmp / f"loads-{num_parallel}-{method}"
+    ours = tf_run(tmp, "parallel", num_parallel, method, loads=loads)
+    assert len(sequential["logs"]) == 250
+    assert ours["logs"] == sequential["logs"]
+    assert ours["agents"] == sequential["agents"]
+    assert ours["prng"] == sequential["prng"]
+    # Every worker ran TensorFlow with the configured threads, and loaded
+    # its model once (in its initializer).
+    assert ours["threads"] == [[1, 1]]
+    pids = loads.read_text().split()
+    assert len(pids) == num_parallel and len(set(pids)) == num_parallel
+
+
+def test_fork_after_tensorflow_ran_is_refused(models):
+    tmp, _ = models
+    result = tf_run(tmp, "fork_after_tensorflow")
+    assert "TensorFlow has already run in this process" in result["error"]
+    assert '"spawn"' in result["error"]
+
+
+def test_bad_tensorflow_keys_are_named(models):
+    tmp, _ = models
+    assert tf_run(tmp, "bad_keys")["errors"] == [
+        "simulation.tensorflowIntraOpThreads: must be an integer between 1 and 4096, got 0",
+        "simulation.tensorflowInterOpThreads: must be an integer between 1 and 4096, got 1.5",
+        "simulation.tensorflowGpuMemoryGrowth: must be true or false, got 'yes'",
+    ]
