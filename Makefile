@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps reference tensorflow python configure build test demo bench sanitize fuzz ci clean
+.PHONY: all deps reference tensorflow jax python configure build test demo bench sanitize fuzz ci clean
 
 all: build
 
@@ -17,6 +17,10 @@ reference: deps
 
 tensorflow: deps
 	@scripts/setup-tensorflow.sh
+
+# .venv-jax with JAX, for the JAX runner's tests.
+jax: deps
+	@scripts/setup-jax.sh
 
 # .venv-py with pams_cpp (and the reference PAMS) installed.
 python: deps
@@ -41,7 +45,7 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-test: reference tensorflow python
+test: reference tensorflow jax python
 	@$(MAKE) --no-print-directory build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 

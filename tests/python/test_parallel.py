@@ -291,3 +291,16 @@ def test_without_tensorflow_its_runner_says_how_to_install_it():
     # This venv has no TensorFlow (.venv-tf has; tests/python_tf runs there).
     assert "TensorFlowAgentParallelRunner needs TensorFlow" in out
     assert "pip install tensorflow (or tensorflow-cpu" in out
+
+
+def test_without_pytorch_or_jax_their_runners_say_how_to_install_them():
+    from pams_cpp.runners import JaxAgentParallelRunner
+    from pams_cpp.runners import TorchAgentParallelRunner
+
+    path = os.path.join(ROOT, "samples/CI2002/config.json")
+    # This venv has neither (.venv-jax has JAX; tests/python_jax runs there).
+    with pytest.raises(ImportError, match=r"TorchAgentParallelRunner needs PyTorch.*pip "
+                                          r"install torch"):
+        TorchAgentParallelRunner(settings=path)
+    with pytest.raises(ImportError, match=r"JaxAgentParallelRunner needs JAX.*pip install jax"):
+        JaxAgentParallelRunner(settings=path)

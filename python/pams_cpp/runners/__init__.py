@@ -6,12 +6,20 @@ from .sequential import SequentialRunner
 
 
 def __getattr__(name):
-    # The TensorFlow runner imports nothing of TensorFlow until it is
-    # created, but its module is loaded only when asked for.
+    # The TensorFlow, PyTorch and JAX runners import their framework when
+    # they are created; their modules are loaded only when asked for.
     if name in ("TensorFlowAgentParallelRunner", "configure_tensorflow"):
         from . import tensorflow_parallel
 
         return getattr(tensorflow_parallel, name)
+    if name == "TorchAgentParallelRunner":
+        from .torch_parallel import TorchAgentParallelRunner
+
+        return TorchAgentParallelRunner
+    if name == "JaxAgentParallelRunner":
+        from .jax_parallel import JaxAgentParallelRunner
+
+        return JaxAgentParallelRunner
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
@@ -19,6 +27,8 @@ __all__ = [
     "MultiThreadAgentParallelRunner",
     "Runner",
     "SequentialRunner",
+    "JaxAgentParallelRunner",
     "TensorFlowAgentParallelRunner",
+    "TorchAgentParallelRunner",
     "configure_tensorflow",
 ]

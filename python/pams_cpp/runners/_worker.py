@@ -103,7 +103,8 @@ def _nanobind_metaclass() -> type:
     return type(_core.Market)
 
 
-def dumps_payload(preparation: Dict[str, Any], classes: Dict[str, Any]) -> bytes:
+def dumps_payload(preparation: Dict[str, Any], environment: Dict[str, str],
+                  classes: Dict[str, Any]) -> bytes:
     """What the workers need: multiprocessing's preparation data (plain
     pickle: read first, since the classes may refer to the main module it
     imports) and the classes, by value where they cannot be imported by
@@ -121,7 +122,8 @@ def dumps_payload(preparation: Dict[str, Any], classes: Dict[str, Any]) -> bytes
 
     out = io.BytesIO()
     Pickler(out).dump(classes)
-    return pickle.dumps({"preparation": preparation, "classes": out.getvalue()})
+    return pickle.dumps({"preparation": preparation, "environment": dict(environment),
+                         "classes": out.getvalue()})
 
 
 def _build(init: Dict[str, Any]) -> Any:
@@ -132,6 +134,7 @@ def _build(init: Dict[str, Any]) -> Any:
     import cloudpickle
 
     payload = pickle.loads(init["host_payload"])
+    os.environ.update(payload["environment"])
     if not _forked:
         from multiprocessing import spawn
 
@@ -154,6 +157,8 @@ def _build(init: Dict[str, Any]) -> Any:
     prng = random.Random()
     prng.setstate((3, tuple(init["prng_mt"]) + (init["prng_index"],), init["prng_gauss"]))
     runner = spec["runner_class"](settings=json.loads(init["settings_json"]), prng=prng)
+    for name, value in spec["runner_state"].items():
+        setattr(runner, name, value)
     for cls in spec["classes"]:
         runner.class_register(cls)
     runner._core.make_replica(init["config_directory"])

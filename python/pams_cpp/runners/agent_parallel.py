@@ -41,6 +41,7 @@ import os
 import sys
 from typing import Any
 from typing import Callable
+from typing import Dict
 from typing import Optional
 from typing import Tuple
 from typing import Type
@@ -95,6 +96,16 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
         before the worker initializer (the TensorFlow runner configures
         TensorFlow here). Default: nothing."""
 
+    def _get_worker_environment(self) -> Dict[str, str]:
+        """Environment variables set in each worker process before anything
+        else runs there (before the main module is imported). Default: none."""
+        return {}
+
+    def _worker_state(self) -> Dict[str, Any]:
+        """Attributes the worker processes' runners get from this one (values
+        the main process decides, e.g. PyTorch's thread count). Default: none."""
+        return {}
+
     def _needs_python_workers(self) -> bool:
         # The engine's own workers run the engine's classes; Python classes,
         # a Python initializer or a runner subclass need Python there.
@@ -138,8 +149,9 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
 
         preparation = spawn.get_preparation_data("pams-worker")
         preparation.pop("authkey", None)
-        return _worker.dumps_payload(preparation, {
+        return _worker.dumps_payload(preparation, self._get_worker_environment(), {
             "runner_class": type(self),
+            "runner_state": self._worker_state(),
             "classes": list(self.registered_classes),
         })
 

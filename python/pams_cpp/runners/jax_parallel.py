@@ -1,0 +1,99 @@
+"""JaxAgentParallelRunner: MultiProcessAgentParallelRunner for agents that
+use JAX in ``submit_orders`` (e.g. Flax models), as PAMS's development
+branch defines it (``pams/runners/jax_parallel.py``).
+
+* Created only if JAX imports (else an ImportError saying how to install
+  it); ``import pams_cpp`` does not import it.
+* Workers are started by "spawn" by default (JAX's threads make fork
+  unsafe once it ran); ``simulation.startMethod`` still wins.
+* Each worker process configures JAX before anything runs there, from
+  these keys of ``"simulation"`` (each overrides the environment variable
+  the workers otherwise inherit): ``jaxPlatforms`` (a non-empty str, e.g.
+  "cpu"; ``jax_platforms``), ``jaxPreallocate`` (bool, default false, so
+  that workers can share a GPU; ``XLA_PYTHON_CLIENT_PREALLOCATE``) and
+  ``jaxMemoryFraction`` (a number in (0, 1]; ``XLA_PYTHON_CLIENT_MEM_FRACTION``).
+  The variables are set before the worker imports the main module;
+  ``_get_worker_environment()`` gives them, and subclasses may add others
+  (e.g. ``XLA_FLAGS``).
+
+A function compiled by ``jax.jit`` is compiled once per worker process (it
+cannot be pickled: keep it at the top level of a module, not in an agent's
+fields). Agents draw their keys of ``jax.random`` from ``self.prng``.
+"""
+import os
+from typing import Any
+from typing import Dict
+from typing import Optional
+
+from .. import _core
+from .agent_parallel import MultiProcessAgentParallelRunner
+
+
+def _import_jax() -> Any:
+    try:
+        import jax
+    except ImportError as e:
+        raise ImportError(
+            f"JaxAgentParallelRunner needs JAX, which cannot be imported ({e}): pip install jax "
+            "for CPUs, or pip install \"jax[cuda12]\" for NVIDIA GPUs (see "
+            "https://docs.jax.dev/en/latest/installation.html)") from None
+    return jax
+
+
+def _config_error(key: str, message: str) -> Exception:
+    error = _core.ConfigError(f"simulation.{key}: {message}")
+    error.path, error.message = f"simulation.{key}", message
+    return error
+
+
+class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
+    """MultiProcessAgentParallelRunner for agents that use JAX (see the
+    module's doc)."""
+
+    default_start_method: Optional[str] = "spawn"
+
+    def __init__(self, *args, **kwargs) -> None:
+        _import_jax()
+        super().__init__(*args, **kwargs)
+        simulation = self.settings.get("simulation", {})
+        self.jax_platforms: Optional[str] = simulation.get("jaxPlatforms")
+        if "jaxPlatforms" in simulation and (not isinstance(self.jax_platforms, str)
+                                             or not self.jax_platforms):
+            raise _config_error("jaxPlatforms",
+                                f"must be a non-empty string, got {self.jax_platforms!r}")
+        self.jax_preallocate: Optional[bool] = simulation.get("jaxPreallocate")
+        if "jaxPreallocate" in simulation and not isinstance(self.jax_preallocate, bool):
+            raise _config_error("jaxPreallocate",
+                                f"must be true or false, got {self.jax_preallocate!r}")
+        fraction = simulation.get("jaxMemoryFraction")
+        if "jaxMemoryFraction" in simulation and (
+                isinstance(fraction, bool) or not isinstance(fraction, (int, float))
+                or not 0 < fraction <= 1):
+            raise _config_error("jaxMemoryFraction", f"must be a number in (0, 1], got {fraction!r}")
+        self.jax_memory_fraction: Optional[float] = (
+            None if fraction is None else float(fraction))
+
+    def _get_worker_environment(self) -> Dict[str, str]:
+        environment: Dict[str, str] = {}
+        if self.jax_platforms is not None:
+            environment["JAX_PLATFORMS"] = self.jax_platforms
+        if self.jax_preallocate is not None:
+            environment["XLA_PYTHON_CLIENT_PREALLOCATE"] = str(self.jax_preallocate).lower()
+        elif "XLA_PYTHON_CLIENT_PREALLOCATE" not in os.environ:
+            environment["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+        if self.jax_memory_fraction is not None:
+            environment["XLA_PYTHON_CLIENT_MEM_FRACTION"] = str(self.jax_memory_fraction)
+        return environment
+
+    def _prepare_worker_process(self) -> None:
+        if "XLA_PYTHON_CLIENT_MEM_FRACTION" in os.environ:
+            # JAX refuses both names; the old one is what every version reads.
+            os.environ.pop("XLA_CLIENT_MEM_FRACTION", None)
+        jax = _import_jax()
+        if self.jax_platforms is not None:
+            # JAX_PLATFORMS is read when jax is imported, which the main
+            # module may have done before the environment was set.
+            jax.config.update("jax_platforms", self.jax_platforms)
+
+
+__all__ = ["JaxAgentParallelRunner"]

@@ -1,0 +1,94 @@
+"""TorchAgentParallelRunner: MultiProcessAgentParallelRunner for agents
+that use PyTorch in ``submit_orders``, as PAMS's development branch defines
+it (``pams/runners/torch_parallel.py``).
+
+* Created only if PyTorch imports (else an ImportError saying how to
+  install it); ``import pams_cpp`` does not import it.
+* Workers are started by "spawn" by default (fork is unsafe once PyTorch's
+  thread pools or CUDA started); ``simulation.startMethod`` still wins.
+* Each worker sets ``torch.set_num_threads`` to ``simulation.torchNumThreads``
+  (int >= 1; default: the main process's ``torch.get_num_threads()`` divided
+  by the workers that run at once, min(numParallel, the largest
+  maxNormalOrders), at least 1) and the sharing strategy of
+  ``torch.multiprocessing`` to ``torch_sharing_strategy`` ("file_system";
+  None keeps PyTorch's), before the worker initializer; the main process
+  gets the same sharing strategy when it is set up.
+
+Here a task sends the agent's fields pickled (not through
+multiprocessing's ForkingPickler), so tensors an agent holds travel as
+copies of their values; models belong in a module-level cache loaded once
+per worker (the worker initializer), and agents draw their randomness from
+``self.prng`` (e.g. ``torch.Generator().manual_seed(self.prng.randrange(2**32))``).
+For SequentialRunner's numbers, run it after ``torch.set_num_threads(n)``
+with ``torchNumThreads`` n.
+"""
+from typing import Any
+from typing import Optional
+
+from .. import _core
+from .agent_parallel import MultiProcessAgentParallelRunner
+
+
+def _import_torch() -> Any:
+    try:
+        import torch
+        import torch.multiprocessing  # noqa: F401
+    except ImportError as e:
+        raise ImportError(
+            f"TorchAgentParallelRunner needs PyTorch, which cannot be imported ({e}): pip "
+            "install torch (https://pytorch.org/get-started/locally/ lists the builds for each "
+            "platform and accelerator)") from None
+    return torch
+
+
+def _busy_workers(settings) -> int:
+    simulation = settings.get("simulation", {})
+    import os
+
+    num_parallel = simulation.get("numParallel", max(1, (os.cpu_count() or 1) - 1))
+    orders = [s.get("maxNormalOrders", 1) for s in simulation.get("sessions", [])
+              if isinstance(s, dict)]
+    return max(1, min(num_parallel if isinstance(num_parallel, int) else 1,
+                      max(orders, default=1)))
+
+
+class TorchAgentParallelRunner(MultiProcessAgentParallelRunner):
+    """MultiProcessAgentParallelRunner for agents that use PyTorch (see the
+    module's doc)."""
+
+    default_start_method: Optional[str] = "spawn"
+    # The sharing strategy of torch.multiprocessing here and in the workers
+    # (None: PyTorch's own).
+    torch_sharing_strategy: Optional[str] = "file_system"
+
+    def __init__(self, *args, **kwargs) -> None:
+        torch = _import_torch()
+        super().__init__(*args, **kwargs)
+        value = self.settings.get("simulation", {}).get("torchNumThreads")
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < 1):
+            error = _core.ConfigError(
+                f"simulation.torchNumThreads: must be a positive integer, got {value!r}")
+            error.path, error.message = "simulation.torchNumThreads", str(error)
+            raise error
+        # Fixed here, in the main process: the workers use the same number.
+        self.torch_num_threads: int = (
+            value if value is not None
+            else max(1, torch.get_num_threads() // _busy_workers(self.settings)))
+
+    def _worker_state(self):
+        return {"torch_num_threads": self.torch_num_threads}
+
+    def _setup(self) -> None:
+        if self.torch_sharing_strategy is not None:
+            _import_torch().multiprocessing.set_sharing_strategy(self.torch_sharing_strategy)
+        super()._setup()
+
+    def _prepare_worker_process(self) -> None:
+        torch = _import_torch()
+        torch.set_num_threads(self.torch_num_threads)
+        if self.torch_sharing_strategy is not None:
+            torch.multiprocessing.set_sharing_strategy(self.torch_sharing_strategy)
+
+
+__all__ = ["TorchAgentParallelRunner"]
