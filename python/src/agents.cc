@@ -220,9 +220,11 @@ class PyAgent final : public Base, public PythonAgentCalls {
                                                                        : nb::list();
       blob = TaskState().attr("dumps")(self_, actions, run_->is_worker);
     } catch (nb::python_error& e) {
-      throw SimulationError("agent " + this->name() + " (" + cls_->name +
-                            "): its state cannot be sent to a worker process: " + e.what() +
-                            " (define __getstate__ to choose what travels)");
+      // Raised from the run as it is (a KeyboardInterrupt stays one).
+      StopWithPythonError(run_, e,
+                          "sending the state of agent " + this->name() + " (" + cls_->name +
+                              ") to a worker process (define __getstate__ to choose what "
+                              "travels)");
     }
     out.write_string(std::string_view(PyBytes_AsString(blob.ptr()),
                                       static_cast<size_t>(PyBytes_Size(blob.ptr()))));
@@ -240,9 +242,9 @@ class PyAgent final : public Base, public PythonAgentCalls {
     try {
       actions = TaskState().attr("loads")(self_, nb::bytes(blob.data(), blob.size()), find);
     } catch (nb::python_error& e) {
-      throw SimulationError("agent " + this->name() + " (" + cls_->name +
-                            "): its state from the worker process cannot be loaded: " +
-                            e.what());
+      StopWithPythonError(run_, e,
+                          "loading the state of agent " + this->name() + " (" + cls_->name +
+                              ") from a worker process");
     }
     if (!run_->is_worker) {
       run_->mirror.Forget(this->agent_id());

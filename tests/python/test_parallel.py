@@ -304,3 +304,98 @@ def test_without_pytorch_or_jax_their_runners_say_how_to_install_them():
         TorchAgentParallelRunner(settings=path)
     with pytest.raises(ImportError, match=r"JaxAgentParallelRunner needs JAX.*pip install jax"):
         JaxAgentParallelRunner(settings=path)
+
+
+class Limited(pams_cpp.agents.FCNAgent):
+    """Keeps a cache it does not send to workers (__getstate__ leaves it
+    out), and a count that travels."""
+
+    def submit_orders(self, markets):
+        self.count = getattr(self, "count", 0) + 1
+        self.cache = getattr(self, "cache", None) or {"made in": os.getpid()}
+        return super().submit_orders(markets)
+
+    def __getstate__(self):
+        return {k: v for k, v in self.__dict__.items()
+                if k not in ("cache", "_engine", "prng", "simulator", "logger")}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
+
+def test_a_class_limits_what_travels_with_getstate(capsys):
+    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
+        config = with_parallel(json.load(f), 2, startMethod="fork", workerTimeout=60)
+    config["FCNAgents"]["class"] = "Limited"
+    runner = MultiProcessAgentParallelRunner(settings=config, prng=random.Random(2))
+    runner.class_register(Limited)
+    runner.main()
+    agents = [a for a in runner.simulator.agents if hasattr(a, "count")]
+    assert sum(a.count for a in agents) == 2400  # every call's count came back
+    # The cache never came back from a worker: the main process has none.
+    assert all(not hasattr(a, "cache") for a in agents)
+
+
+class Hanging(pams_cpp.agents.FCNAgent):
+    def submit_orders(self, markets):
+        if markets[0].get_time() == 110:
+            import time
+
+            time.sleep(60)
+        return super().submit_orders(markets)
+
+
+def test_a_worker_hanging_past_the_timeout_ends_the_run(capsys):
+    import time
+
+    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
+        config = with_parallel(json.load(f), 2, startMethod="spawn", workerTimeout=1)
+    config["FCNAgents"]["class"] = "Hanging"
+    runner = MultiProcessAgentParallelRunner(settings=config, prng=random.Random(2))
+    runner.class_register(Hanging)
+    start = time.monotonic()
+    with pytest.raises(pams_cpp.SimulationError,
+                       match=r"running agent FCNAgents-\d+ \(Hanging\) at step 110 failed"):
+        runner.main()
+    assert time.monotonic() - start < 30
+
+
+def test_ctrl_c_stops_python_workers_and_leaves_none(capsys):
+    import signal
+    import subprocess
+    import sys
+
+    script = f"""
+import json, os, random, signal, threading
+import pams_cpp
+from pams_cpp.runners import MultiProcessAgentParallelRunner
+
+class Slow(pams_cpp.agents.FCNAgent):
+    def submit_orders(self, markets):
+        import time
+        time.sleep(0.01)
+        return super().submit_orders(markets)
+
+if __name__ == "__main__":
+    config = json.load(open({os.path.join(ROOT, 'samples/CI2002/config.json')!r}))
+    config["FCNAgents"]["class"] = "Slow"
+    config["simulation"].update(numParallel=2, startMethod="spawn", workerTimeout=30)
+    config["simulation"]["sessions"][1]["maxNormalOrders"] = 4
+    runner = MultiProcessAgentParallelRunner(settings=config, prng=random.Random(1))
+    runner.class_register(Slow)
+    threading.Timer(3.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    try:
+        runner.main()
+        print("RAN TO THE END")
+    except KeyboardInterrupt:
+        print("INTERRUPTED")
+    print("STILL HERE", runner.simulator.markets[0].get_time() > 0)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert "INTERRUPTED" in done.stdout and "STILL HERE True" in done.stdout, (
+        done.stdout + done.stderr[-2000:])
+    # No worker outlives it: none is left with this test's script.
+    left = subprocess.run(["pgrep", "-f", "pams_cpp.runners import _worker"],
+                          capture_output=True, text=True).stdout.split()
+    assert left == []
