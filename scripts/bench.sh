@@ -33,6 +33,13 @@ if [ "${PAMS_SKIP_TENSORFLOW_TESTS:-0}" = 1 ]; then
   echo "TensorFlow benchmark skipped: PAMS_SKIP_TENSORFLOW_TESTS=1"
 else
   python3 bench/tensorflow_bench.py --pams "$build/bin/pams" --tf-python .venv-tf/bin/python
+  # pams_cpp's TensorFlow runner with Keras agents written in Python: in
+  # .venv-tf, with .venv-py's pams_cpp linked onto the path.
+  link_dir="$(mktemp -d)"
+  ln -s "$(.venv-py/bin/python -c 'import os, pams_cpp; print(os.path.dirname(pams_cpp.__file__))')" \
+    "$link_dir/pams_cpp"
+  PYTHONPATH="$link_dir" .venv-tf/bin/python bench/tensorflow_python_bench.py
+  rm -rf "$link_dir"
 fi
 echo
 "$build/bin/random_bench" --benchmark_filter='ShuffleFloor|SampleAll'

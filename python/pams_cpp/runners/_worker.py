@@ -161,6 +161,7 @@ def _build(init: Dict[str, Any]) -> Any:
         setattr(runner, name, value)
     for cls in spec["classes"]:
         runner.class_register(cls)
+    runner._in_worker = True
     runner._core.make_replica(init["config_directory"])
     runner._setup()
     runner._core.set_python_objects(runner.simulator.markets, runner.simulator)

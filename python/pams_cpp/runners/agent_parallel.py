@@ -112,9 +112,15 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
         return (bool(self.registered_classes) or self._get_worker_initializer() is not None
                 or type(self) is not MultiProcessAgentParallelRunner)
 
+    # True for the replica a worker process builds (it starts no workers).
+    _in_worker = False
+
     def _setup(self) -> None:
         from . import _worker
 
+        if self._in_worker:
+            super()._setup()
+            return
         if _worker.preparing:
             raise RuntimeError(
                 "a worker process of MultiProcessAgentParallelRunner is importing the main "

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""pams_cpp's TensorFlowAgentParallelRunner with Keras agents written in
+Python against SequentialRunner, timed in this one run: the speedup of 2
+spawned workers on this 2-core machine when each agent's call runs a Keras
+model of about 1 ms (target >= 1.7x). Run in .venv-tf with pams_cpp on the
+path (scripts/bench.sh does it):
+
+    PYTHONPATH=<a directory linking pams_cpp> .venv-tf/bin/python \\
+        bench/tensorflow_python_bench.py
+
+Both sides run TensorFlow with 1 intra-op and 1 inter-op thread (the
+workers by the config, the sequential process by configure_tensorflow), so
+that they compute the same numbers. Each side's time is that of the steps
+after the first 20, read by a logger at the steps' ends: without the
+workers' start-up (importing TensorFlow takes seconds per worker; it is
+printed apart). The ratio is the median of paired runs.
+"""
+import argparse
+import contextlib
+import copy
+import functools
+import io
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+import warnings
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+import pams_cpp  # noqa: E402
+from pams_cpp.runners import SequentialRunner  # noqa: E402
+from pams_cpp.runners import TensorFlowAgentParallelRunner  # noqa: E402
+from pams_cpp.runners import configure_tensorflow  # noqa: E402
+
+
+@functools.lru_cache(maxsize=None)
+def model(path):
+    """The model, compiled into a graph (a Keras call in eager mode costs
+    milliseconds by itself), once per process."""
+    import keras
+    import tensorflow as tf
+
+    loaded = keras.models.load_model(path)
+    return tf.function(lambda x: loaded(x, training=False))
+
+
+class KerasAgent(pams_cpp.agents.FCNAgent):
+    """An FCN agent that first asks a Keras model (~1 ms) about the market."""
+
+    def setup(self, settings, accessible_markets_ids, *args, **kwargs):
+        super().setup(settings=settings, accessible_markets_ids=accessible_markets_ids)
+        self.model_path = settings["modelPath"]
+
+    def submit_orders(self, markets):
+        import numpy as np
+
+        x = np.full((1, 256), markets[0].get_market_price() / 300.0, dtype="float32")
+        x[0, 0] = self.prng.random()
+        model(self.model_path)(x)
+        return super().submit_orders(markets)
+
+
+class Loading(TensorFlowAgentParallelRunner):
+    def _get_worker_initializer(self):
+        return model
+
+    def _get_worker_initargs(self):
+        return (self.settings["FCNAgents"]["modelPath"],)
+
+
+def make_model(path, width):
+    import keras
+
+    keras.utils.set_random_seed(0)
+    keras.Sequential([keras.Input(shape=(256,))] +
+                     [keras.layers.Dense(width, activation="relu") for _ in range(3)] +
+                     [keras.layers.Dense(1)]).save(path)
+
+
+def config_for(path, steps):
+    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
+        config = json.load(f)
+    config["FCNAgents"].update({"class": "KerasAgent", "numAgents": 20, "modelPath": path})
+    config["simulation"]["sessions"] = [config["simulation"]["sessions"][1]]
+    config["simulation"]["sessions"][0].update(sessionName=0, iterationSteps=steps,
+                                               maxNormalOrders=4)
+    config["simulation"].update(numParallel=2, tensorflowIntraOpThreads=1,
+                                tensorflowInterOpThreads=1)
+    return config
+
+
+class Clock(pams_cpp.logs.Logger):
+    """When each step ended."""
+
+    def __init__(self):
+        super().__init__()
+        self.ends = []
+
+    def process_market_step_end_log(self, log):
+        self.ends.append(time.perf_counter())
+
+
+def timed(runner_class, config):
+    """(seconds of the steps after the 20th, seconds until the 20th ended)"""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clock = Clock()
+        runner = runner_class(settings=copy.deepcopy(config), prng=random.Random(1),
+                              logger=clock)
+        runner.class_register(KerasAgent)
+        start = time.perf_counter()
+        runner.main()
+        return clock.ends[-1] - clock.ends[19], clock.ends[19] - start
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--steps", type=int, default=300)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "model.keras")
+        config = config_for(path, 20 + args.steps)
+        configure_tensorflow(config)  # before TensorFlow runs here
+        make_model(path, 384)
+        # One call of the model, as an agent makes it (after a warm-up).
+        import numpy as np
+
+        x = np.zeros((1, 256), dtype="float32")
+        for _ in range(20):
+            model(path)(x)
+        start = time.perf_counter()
+        for _ in range(200):
+            model(path)(x)
+        call = (time.perf_counter() - start) / 200
+        pairs, startups = [], []
+        for _ in range(args.repeats):
+            seq, seq_start = timed(SequentialRunner, config)
+            par, par_start = timed(Loading, config)
+            pairs.append((seq, par))
+            startups.append(par_start - seq_start)
+        seq = statistics.median(a for a, _ in pairs)
+        par = statistics.median(b for _, b in pairs)
+        ratio = statistics.median(a / b for a, b in pairs)
+        print(f"Keras model of {call * 1e3:.2f} ms a call, {args.steps} steps x 4 calls: "
+              f"SequentialRunner {seq:.2f} s, TensorFlowAgentParallelRunner (2 spawned "
+              f"workers) {par:.2f} s, speedup {ratio:.2f}x [target >= 1.7x]; the workers' "
+              f"start-up {statistics.median(startups):.1f} s")
+
+
+if __name__ == "__main__":
+    main()
