@@ -2,7 +2,7 @@
 """pams_cpp's TensorFlowAgentParallelRunner with Keras agents written in
 Python against SequentialRunner, timed in this one run: the speedup of 2
 spawned workers on this 2-core machine when each agent's call runs a Keras
-model of about 1 ms (target >= 1.7x). Run in .venv-tf with pams_cpp on the
+model of about 1-2 ms (target >= 1.7x). Run in .venv-tf with pams_cpp on the
 path (scripts/bench.sh does it):
 
     PYTHONPATH=<a directory linking pams_cpp> .venv-tf/bin/python \\
@@ -71,13 +71,18 @@ class Loading(TensorFlowAgentParallelRunner):
         return (self.settings["FCNAgents"]["modelPath"],)
 
 
-def make_model(path, width):
+def make_model(path):
+    """python/make_tf_model.py's benchmark model, as a Keras file: an
+    [8, 768] activation through 768x768 layers, so that a call is bound by
+    arithmetic rather than by the memory bandwidth two workers share."""
     import keras
 
     keras.utils.set_random_seed(0)
-    keras.Sequential([keras.Input(shape=(256,))] +
-                     [keras.layers.Dense(width, activation="relu") for _ in range(3)] +
-                     [keras.layers.Dense(1)]).save(path)
+    layers = [keras.Input(shape=(256,)), keras.layers.Dense(8 * 768, activation="tanh"),
+              keras.layers.Reshape((8, 768))]
+    layers += [keras.layers.Dense(768, activation="tanh") for _ in range(4)]
+    layers += [keras.layers.GlobalAveragePooling1D(), keras.layers.Dense(1)]
+    keras.Sequential(layers).save(path)
 
 
 def config_for(path, steps):
@@ -126,7 +131,7 @@ def main():
         path = os.path.join(tmp, "model.keras")
         config = config_for(path, 20 + args.steps)
         configure_tensorflow(config)  # before TensorFlow runs here
-        make_model(path, 384)
+        make_model(path)
         # One call of the model, as an agent makes it (after a warm-up).
         import numpy as np
 
