@@ -399,3 +399,40 @@ if __name__ == "__main__":
     left = subprocess.run(["pgrep", "-f", "pams_cpp.runners import _worker"],
                           capture_output=True, text=True).stdout.split()
     assert left == []
+
+
+@pytest.mark.parametrize("start_method", ["spawn", "forkserver"])
+def test_classes_of_an_interactive_session_reach_workers(start_method):
+    """A main module with no file (a notebook's, here one read from stdin),
+    which multiprocessing's spawn cannot import: its classes travel by
+    value."""
+    import subprocess
+    import sys
+
+    script = f"""
+import copy, json, random
+import pams_cpp
+from pams_cpp.runners import MultiProcessAgentParallelRunner, SequentialRunner
+
+class NotebookAgent(pams_cpp.agents.FCNAgent):
+    def submit_orders(self, markets):
+        self.calls = getattr(self, "calls", 0) + 1
+        return super().submit_orders(markets)
+
+def run(cls, config):
+    saver = pams_cpp.logs.MarketStepSaver()
+    runner = cls(settings=copy.deepcopy(config), prng=random.Random(9), logger=saver)
+    runner.class_register(NotebookAgent)
+    runner.main()
+    return ([log["market_price"] for log in saver.market_step_logs],
+            [getattr(a, "calls", 0) for a in runner.simulator.agents])
+
+config = json.load(open({os.path.join(ROOT, 'samples/CI2002/config.json')!r}))
+config["FCNAgents"]["class"] = "NotebookAgent"
+config["simulation"].update(numParallel=2, startMethod={start_method!r})
+config["simulation"]["sessions"][1]["maxNormalOrders"] = 4
+print("RESULT", run(SequentialRunner, config) == run(MultiProcessAgentParallelRunner, config))
+"""
+    out = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True,
+                         timeout=300)
+    assert "RESULT True" in out.stdout, out.stdout + out.stderr[-2000:]

@@ -155,6 +155,11 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
 
         preparation = spawn.get_preparation_data("pams-worker")
         preparation.pop("authkey", None)
+        # A main module with no file (read from stdin, a notebook's): its
+        # classes travel by value, and there is nothing to import.
+        main_path = preparation.get("init_main_from_path")
+        if main_path is not None and not os.path.isfile(main_path):
+            del preparation["init_main_from_path"]
         return _worker.dumps_payload(preparation, self._get_worker_environment(), {
             "runner_class": type(self),
             "runner_state": self._worker_state(),
