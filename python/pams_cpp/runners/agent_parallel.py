@@ -46,7 +46,28 @@ from typing import Optional
 from typing import Tuple
 from typing import Type
 
+from .. import _core
 from .sequential import SequentialRunner
+
+
+def simulation_key_error(key: str, message: str) -> Exception:
+    """A pams_cpp.ConfigError for simulation.<key>, as the engine's (with
+    .path and .message), for the keys the framework runners read."""
+    error = _core.ConfigError(f"simulation.{key}: {message}")
+    error.path, error.message = f"simulation.{key}", message
+    return error
+
+
+def concurrent_workers(settings: Dict[str, Any]) -> int:
+    """How many workers a config's runs keep busy at once: min(numParallel
+    (default: CPUs - 1), the largest maxNormalOrders), at least 1, as the
+    engine counts them (the framework runners split the CPUs by it)."""
+    simulation = settings.get("simulation", {}) if isinstance(settings, dict) else {}
+    num_parallel = simulation.get("numParallel", max(1, (os.cpu_count() or 1) - 1))
+    orders = [s.get("maxNormalOrders", 1) for s in simulation.get("sessions", [])
+              if isinstance(s, dict)]
+    return max(1, min(num_parallel if isinstance(num_parallel, int) else 1,
+                      max(orders, default=1)))
 
 
 class MultiThreadAgentParallelRunner(SequentialRunner):

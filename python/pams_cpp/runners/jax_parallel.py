@@ -25,8 +25,8 @@ from typing import Any
 from typing import Dict
 from typing import Optional
 
-from .. import _core
 from .agent_parallel import MultiProcessAgentParallelRunner
+from .agent_parallel import simulation_key_error
 
 
 def _import_jax() -> Any:
@@ -38,12 +38,6 @@ def _import_jax() -> Any:
             "for CPUs, or pip install \"jax[cuda12]\" for NVIDIA GPUs (see "
             "https://docs.jax.dev/en/latest/installation.html)") from None
     return jax
-
-
-def _config_error(key: str, message: str) -> Exception:
-    error = _core.ConfigError(f"simulation.{key}: {message}")
-    error.path, error.message = f"simulation.{key}", message
-    return error
 
 
 class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
@@ -59,17 +53,17 @@ class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
         self.jax_platforms: Optional[str] = simulation.get("jaxPlatforms")
         if "jaxPlatforms" in simulation and (not isinstance(self.jax_platforms, str)
                                              or not self.jax_platforms):
-            raise _config_error("jaxPlatforms",
+            raise simulation_key_error("jaxPlatforms",
                                 f"must be a non-empty string, got {self.jax_platforms!r}")
         self.jax_preallocate: Optional[bool] = simulation.get("jaxPreallocate")
         if "jaxPreallocate" in simulation and not isinstance(self.jax_preallocate, bool):
-            raise _config_error("jaxPreallocate",
+            raise simulation_key_error("jaxPreallocate",
                                 f"must be true or false, got {self.jax_preallocate!r}")
         fraction = simulation.get("jaxMemoryFraction")
         if "jaxMemoryFraction" in simulation and (
                 isinstance(fraction, bool) or not isinstance(fraction, (int, float))
                 or not 0 < fraction <= 1):
-            raise _config_error("jaxMemoryFraction", f"must be a number in (0, 1], got {fraction!r}")
+            raise simulation_key_error("jaxMemoryFraction", f"must be a number in (0, 1], got {fraction!r}")
         self.jax_memory_fraction: Optional[float] = (
             None if fraction is None else float(fraction))
 

@@ -29,6 +29,8 @@ from typing import Optional
 
 from .. import _core
 from .agent_parallel import MultiProcessAgentParallelRunner
+from .agent_parallel import concurrent_workers
+from .agent_parallel import simulation_key_error
 
 _INSTALL_HINT = ("pip install tensorflow (or tensorflow-cpu for the CPU-only build)")
 
@@ -42,13 +44,6 @@ def _import_tensorflow():
     return tensorflow
 
 
-def _config_error(key: str, message: str) -> Exception:
-    error = _core.ConfigError(f"simulation.{key}: {message}")
-    error.path = f"simulation.{key}"
-    error.message = message
-    return error
-
-
 def tensorflow_options(config: Dict[str, Any]) -> Dict[str, Any]:
     """The TensorFlow settings of a config's workers: intra_op_threads,
     inter_op_threads, gpu_memory_growth (with the defaults above). Raises
@@ -58,20 +53,15 @@ def tensorflow_options(config: Dict[str, Any]) -> Dict[str, Any]:
     def count(key: str, default: int) -> int:
         value = simulation.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4096:
-            raise _config_error(key, f"must be an integer between 1 and 4096, got {value!r}")
+            raise simulation_key_error(key, f"must be an integer between 1 and 4096, got {value!r}")
         return value
 
-    cpus = os.cpu_count() or 1
-    num_parallel = simulation.get("numParallel", max(1, cpus - 1))
-    orders = [s.get("maxNormalOrders", 1) for s in simulation.get("sessions", [])
-              if isinstance(s, dict)]
-    concurrency = max(1, min(num_parallel if isinstance(num_parallel, int) else 1,
-                             max(orders, default=1)))
+    intra_default = max(1, (os.cpu_count() or 1) // concurrent_workers(config))
     growth = simulation.get("tensorflowGpuMemoryGrowth", True)
     if not isinstance(growth, bool):
-        raise _config_error("tensorflowGpuMemoryGrowth", f"must be true or false, got {growth!r}")
+        raise simulation_key_error("tensorflowGpuMemoryGrowth", f"must be true or false, got {growth!r}")
     return {
-        "intra_op_threads": count("tensorflowIntraOpThreads", max(1, cpus // concurrency)),
+        "intra_op_threads": count("tensorflowIntraOpThreads", intra_default),
         "inter_op_threads": count("tensorflowInterOpThreads", 1),
         "gpu_memory_growth": growth,
     }

@@ -25,8 +25,9 @@ with ``torchNumThreads`` n.
 from typing import Any
 from typing import Optional
 
-from .. import _core
 from .agent_parallel import MultiProcessAgentParallelRunner
+from .agent_parallel import concurrent_workers
+from .agent_parallel import simulation_key_error
 
 
 def _import_torch() -> Any:
@@ -39,17 +40,6 @@ def _import_torch() -> Any:
             "install torch (https://pytorch.org/get-started/locally/ lists the builds for each "
             "platform and accelerator)") from None
     return torch
-
-
-def _busy_workers(settings) -> int:
-    simulation = settings.get("simulation", {})
-    import os
-
-    num_parallel = simulation.get("numParallel", max(1, (os.cpu_count() or 1) - 1))
-    orders = [s.get("maxNormalOrders", 1) for s in simulation.get("sessions", [])
-              if isinstance(s, dict)]
-    return max(1, min(num_parallel if isinstance(num_parallel, int) else 1,
-                      max(orders, default=1)))
 
 
 class TorchAgentParallelRunner(MultiProcessAgentParallelRunner):
@@ -67,14 +57,12 @@ class TorchAgentParallelRunner(MultiProcessAgentParallelRunner):
         value = self.settings.get("simulation", {}).get("torchNumThreads")
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or value < 1):
-            error = _core.ConfigError(
-                f"simulation.torchNumThreads: must be a positive integer, got {value!r}")
-            error.path, error.message = "simulation.torchNumThreads", str(error)
-            raise error
+            raise simulation_key_error("torchNumThreads",
+                                       f"must be a positive integer, got {value!r}")
         # Fixed here, in the main process: the workers use the same number.
         self.torch_num_threads: int = (
             value if value is not None
-            else max(1, torch.get_num_threads() // _busy_workers(self.settings)))
+            else max(1, torch.get_num_threads() // concurrent_workers(self.settings)))
 
     def _worker_state(self):
         return {"torch_num_threads": self.torch_num_threads}
