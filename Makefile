@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps reference tensorflow jax python configure build test demo bench sanitize fuzz ci clean
+.PHONY: all deps reference tensorflow jax torch python configure build test demo bench sanitize fuzz ci clean
 
 all: build
 
@@ -21,6 +21,10 @@ tensorflow: deps
 # .venv-jax with JAX, for the JAX runner's tests.
 jax: deps
 	@scripts/setup-jax.sh
+
+# .venv-torch with PyTorch, for the PyTorch runner's tests.
+torch: deps
+	@scripts/setup-torch.sh
 
 # .venv-py with pams_cpp (and the reference PAMS) installed.
 python: deps
@@ -45,7 +49,7 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-test: reference tensorflow jax python
+test: reference tensorflow jax torch python
 	@$(MAKE) --no-print-directory build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 

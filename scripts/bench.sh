@@ -4,7 +4,8 @@
 # parallel runners' speedup and per-task overhead (bench/parallel_bench.py),
 # TensorFlowAgentParallelRunner's (bench/tensorflow_bench.py; skipped with
 # PAMS_SKIP_TENSORFLOW_TESTS=1), the cost of --events-csv
-# (bench/events_csv_bench.py), pams_cpp from Python against the CLI and
+# (bench/events_csv_bench.py), pams sweep's runs per second, locally and
+# across MPI ranks (bench/sweep_bench.py), pams_cpp from Python against the CLI and
 # PAMS (bench/python_bench.py), and the Google Benchmarks of the engine and the random generators.
 # BENCH_QUICK=1 for a shorter run (fewer repetitions, smaller scaled configs).
 set -euo pipefail
@@ -23,6 +24,8 @@ python3 bench/parallel_bench.py --pams "$build/bin/pams" \
   --reference-python .venv-ref/bin/python
 echo
 python3 bench/events_csv_bench.py --pams "$build/bin/pams" --out out/bench
+echo
+python3 bench/sweep_bench.py --pams "$build/bin/pams"
 echo
 .venv-py/bin/python bench/python_bench.py --pams "$build/bin/pams" \
   --plugin "$build/lib/libpams_samples.so" "${quick[@]}"

@@ -8,6 +8,8 @@ packages=(
   build-essential cmake ninja-build pkg-config
   # libraries (see README: what each dependency is for)
   nlohmann-json3-dev libcli11-dev libfmt-dev libabsl-dev
+  # pams sweep across MPI ranks (mpirun; the module libpams_mpi.so)
+  libopenmpi-dev openmpi-bin
   # charts (pams plot)
   libcairo2-dev fonts-dejavu-core
   # make fuzz: libFuzzer and the sanitizers of clang

@@ -22,9 +22,11 @@ fi
 # build directory, which records where nanobind is, stays valid between
 # installs.
 "${pip[@]}" install "scikit-build-core>=0.10" "nanobind>=2.0" pytest tqdm "cloudpickle>=2.0"
-# The tables' consumers the tests use. Debian's numpy stays (PAMS's results
+# The tables' consumers the tests use, and dask.distributed for
+# pams_cpp.sweep on a Dask cluster. Debian's numpy stays (PAMS's results
 # depend on it): pandas 2.x and pyarrow < 21 still run on numpy 1.x.
 numpy_version="$("$venv/bin/python" -c 'import numpy; print(numpy.__version__)')"
-"${pip[@]}" install -c <(echo "numpy==$numpy_version") "pandas>=2,<3" "pyarrow>=14,<21"
+"${pip[@]}" install -c <(echo "numpy==$numpy_version") "pandas>=2,<3" "pyarrow>=14,<21" \
+  "dask[distributed]>=2024.1"
 "${pip[@]}" install --no-build-isolation "$root"
 "$venv/bin/python" -c "import pams_cpp; print('pams_cpp', pams_cpp.__version__, 'in .venv-py')"

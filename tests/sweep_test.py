@@ -28,6 +28,13 @@
   at once.
 * failed: runs that fail are reported with their seed and stderr, kept as
   seed-S.failed, and the sweep exits with status 1.
+* grid: --grid over two keys times seeds 1-2: runs pK-seed-S with their
+  params.json, each run's files those of pams run with the same --set and
+  seed, summary.csv with the keys as columns, aggregate.csv's means and
+  standard deviations those of summary.csv's rows recomputed in Python; a
+  second sweep reruns nothing, seeds 1-3 run only seed 3 of each point;
+  another grid on the same DIR and bad --grid values are refused (exit 2)
+  before any run, naming the --grid.
 
 Usage: sweep_test.py --pams BIN --test-agents LIB
 """
@@ -463,6 +470,123 @@ def killed(c):
     c.part("killed", failures)
 
 
+GRID = ["--grid", "FCNAgents.fundamentalWeight=[0.5, 1.0]",
+        "--grid", "FCNAgents.chartWeight=[0.0, 2.0]"]
+GRID_KEYS = ["FCNAgents.fundamentalWeight", "FCNAgents.chartWeight"]
+GRID_POINTS = [("0.5", "0.0"), ("0.5", "2.0"), ("1.0", "0.0"), ("1.0", "2.0")]
+STATISTICS = COLUMNS[4:]
+
+
+def grid(c):
+    failures = len(c.failures)
+    out = os.path.join(c.tmp, "grid")
+    cmd = ["sweep", CI2002, "--seeds", "1-2", *GRID, "--set", SHORT, "--jobs", "2",
+           "--out", out]
+    proc = c.pams(*cmd)
+    if not c.check(proc.returncode == 0, f"grid: exit {proc.returncode}: {proc.stderr[-500:]}"):
+        return
+    names = [f"p{k}-seed-{s}" for k in range(4) for s in (1, 2)]
+    c.check(completed(out) == sorted(names) and runs_in(out) == completed(out),
+            f"grid: runs {runs_in(out)}")
+    header, rows = read_summary(os.path.join(out, "summary.csv"))
+    c.check(header == GRID_KEYS + COLUMNS, f"grid: summary.csv header {header}")
+    c.check([(r[GRID_KEYS[0]], r[GRID_KEYS[1]], r["seed"]) for r in rows] ==
+            [(a, b, str(s)) for a, b in GRID_POINTS for s in (1, 2)],
+            f"grid: summary.csv rows {[(r[GRID_KEYS[0]], r[GRID_KEYS[1]], r['seed']) for r in rows]}")
+    c.check("4 grid points" in proc.stdout and "fundamentalWeight=1.0 chartWeight=2.0"
+            in proc.stdout, f"grid: terminal summary {proc.stdout!r}")
+    # Point 2 (fundamentalWeight 1.0, chartWeight 0.0), seed 2, by hand.
+    run_dir = os.path.join(out, "runs", "p2-seed-2")
+    with open(os.path.join(run_dir, "params.json")) as f:
+        c.check(json.load(f) == {"point": 2, "seed": 2, "set": {
+            "FCNAgents.fundamentalWeight": 1.0, "FCNAgents.chartWeight": 0.0}},
+            "grid: p2-seed-2/params.json")
+    steps = os.path.join(c.tmp, "grid-steps.csv")
+    agents = os.path.join(c.tmp, "grid-agents.csv")
+    by_hand = c.pams("run", CI2002, "--seed", "2", "--set", SHORT, "--set",
+                     "FCNAgents.fundamentalWeight=1.0", "--set", "FCNAgents.chartWeight=0.0",
+                     "--steps-csv", steps, "--agents-csv", agents, "--quiet")
+    c.check(by_hand.returncode == 0, f"grid: pams run: {by_hand.stderr[-300:]}")
+    for name, path in (("steps.csv", steps), ("agents.csv", agents)):
+        with open(path, "rb") as a, open(os.path.join(run_dir, name), "rb") as b:
+            c.check(a.read() == b.read(), f"grid: runs/p2-seed-2/{name} differs from pams run")
+    other = os.path.join(c.tmp, "grid-p0-steps.csv")
+    c.pams("run", CI2002, "--seed", "2", "--set", SHORT, "--set",
+           "FCNAgents.fundamentalWeight=0.5", "--set", "FCNAgents.chartWeight=0.0",
+           "--steps-csv", other, "--quiet")
+    with open(other, "rb") as a, open(steps, "rb") as b:
+        c.check(a.read() != b.read(), "grid: two points gave the same run")
+    # aggregate.csv: per point, the mean and sample standard deviation of
+    # the two seeds' rows, as Python computes them from the same doubles.
+    agg_header, agg = read_summary(os.path.join(out, "aggregate.csv"))
+    c.check(agg_header == GRID_KEYS + ["market_id", "market_name", "runs"] +
+            [f"{s}_{w}" for s in STATISTICS for w in ("mean", "std")],
+            f"grid: aggregate.csv header {agg_header}")
+    c.check(len(agg) == 4, f"grid: aggregate.csv has {len(agg)} rows")
+    for k, row in enumerate(agg):
+        members = rows[2 * k:2 * k + 2]
+        c.check((row[GRID_KEYS[0]], row[GRID_KEYS[1]], row["runs"]) == (*GRID_POINTS[k], "2"),
+                f"grid: aggregate.csv row {k}: {row}")
+        for stat in STATISTICS:
+            a, b = (float(m[stat]) for m in members)
+            mean = (a + b) / 2
+            std = math.sqrt(((a - mean) ** 2 + (b - mean) ** 2) / 1)
+            c.check(float(row[f"{stat}_mean"]) == mean and float(row[f"{stat}_std"]) == std,
+                    f"grid: aggregate.csv point {k} {stat}: {row[f'{stat}_mean']} ± "
+                    f"{row[f'{stat}_std']}, expected {mean!r} ± {std!r}")
+    with open(os.path.join(out, "summary.json")) as f:
+        runs = json.load(f)["runs"]
+    c.check(runs[5]["point"] == {"FCNAgents.fundamentalWeight": 1.0,
+                                 "FCNAgents.chartWeight": 0.0} and runs[5]["seed"] == 2,
+            f"grid: summary.json run 5 {runs[5].get('point')}")
+
+    # Again: nothing reruns. Seeds 1-3: only seed 3 of each point.
+    mtime = lambda name: os.stat(os.path.join(out, "runs", name, "steps.csv")).st_mtime_ns
+    before = {name: mtime(name) for name in names}
+    with open(os.path.join(out, "summary.csv")) as f:
+        summary_before = f.read()
+    again = c.pams(*cmd)
+    with open(os.path.join(out, "summary.csv")) as f:
+        c.check(again.returncode == 0 and f.read() == summary_before,
+                f"grid: second sweep exit {again.returncode} or a changed summary")
+    extended = c.pams(*[("1-3" if a == "1-2" else a) for a in cmd])
+    c.check(extended.returncode == 0 and "4 runs (8 done before)" in extended.stderr,
+            f"grid: seeds 1-3: exit {extended.returncode}: {extended.stderr[-300:]!r}")
+    c.check(before == {name: mtime(name) for name in names}, "grid: completed runs reran")
+    c.check(len(completed(out)) == 12, f"grid: runs after 1-3 {runs_in(out)}")
+    _, rows = read_summary(os.path.join(out, "summary.csv"))
+    c.check(len(rows) == 12 and rows[2]["seed"] == "3", "grid: summary after 1-3")
+
+    # Another grid on the same DIR, and bad --grid values.
+    proc = c.pams("sweep", CI2002, "--seeds", "1-2", "--grid",
+                  "FCNAgents.fundamentalWeight=[0.5]", "--set", SHORT, "--out", out)
+    c.check(proc.returncode == 2 and "another command" in proc.stderr and "grid" in proc.stderr,
+            f"grid: another grid: exit {proc.returncode}: {proc.stderr[-300:]!r}")
+    proc = c.pams("sweep", CI2002, "--seeds", "1-2", "--set", SHORT, "--out", out)
+    c.check(proc.returncode == 2 and "another command" in proc.stderr,
+            f"grid: no grid on a grid's DIR: exit {proc.returncode}: {proc.stderr[-300:]!r}")
+    c.check(len(completed(out)) == 12, "grid: a refused command deleted runs")
+    bad_out = os.path.join(c.tmp, "grid-bad")
+    for bad, message in (
+            (["--grid", "FCNAgents.fundamentalWeight"], "--grid: expected KEY=JSON_ARRAY"),
+            (["--grid", "FCNAgents.fundamentalWeight=0.5"], "--grid FCNAgents.fundamentalWeight"
+                                                            ": expected a non-empty JSON array"),
+            (["--grid", "FCNAgents.fundamentalWeight=[]"], "non-empty JSON array"),
+            (["--grid", "FCNAgents.fundamentalWeight=[0.5,"], "--grid FCNAgents.fundamentalWeight"),
+            (["--grid", "FCNAgents.fundamentalWeight=[1, 1]"], "the value 1 is given twice"),
+            (["--grid", "FCNAgents.chartWeight=[1]", "--grid", "FCNAgents.chartWeight=[2]"],
+             "the key is given twice"),
+            (["--grid", "simulation.sessions[1].iterationSteps=[10]"], "also given to --set"),
+            (["--grid", "Nope.x=[1, 2]"], "--grid point 0 (Nope.x=1)"),
+            (["--grid", "FCNAgents.timeWindowSize=[[100, 200], [100]]"],
+             "--grid point 1 (FCNAgents.timeWindowSize=[100])")):
+        proc = c.pams("sweep", CI2002, "--seeds", "1-2", "--set", SHORT, *bad, "--out", bad_out)
+        c.check(proc.returncode == 2 and message in proc.stderr,
+                f"grid: {bad}: exit {proc.returncode}: {proc.stderr[-300:]!r}")
+        c.check(runs_in(bad_out) == [], f"grid: {bad} left runs {runs_in(bad_out)}")
+    c.part("grid", failures)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--pams", required=True)
@@ -477,6 +601,7 @@ def main():
     killed(c)
     forward(c)
     interrupt(c)
+    grid(c)
     print(f"{'ok' if not c.failures else 'FAILED'}: sweep checks "
           f"({time.monotonic() - start:.1f} s)")
     if not c.failures:

@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "parse_errors.h"
 #include "stdout_error.h"
+#include "sweep_worker.h"
 #include "pams/errors.h"
 #include "pams/runners/worker.h"
 
@@ -42,6 +43,10 @@ int main(int argc, char** argv) {
   // A write to a pipe without a reader fails with EPIPE instead of killing
   // the process, so that a run can still close its files (see run_command.cc).
   signal(SIGPIPE, SIG_IGN);
+  // A sweep's worker process (sweep_worker.h), started by pams sweep.
+  if (argc >= 2 && std::strcmp(argv[1], pams::cli::kLocalWorkerCommand) == 0) {
+    return pams::cli::RunLocalSweepWorker(argc, argv);
+  }
   CLI::App app{
       "pams-cpp: PAMS (Platform for Artificial Market Simulations) in C++.\n"
       "Runs PAMS's JSON configs unchanged and gives PAMS's results, bit for "

@@ -1,52 +1,61 @@
-// pams sweep CONFIG --seeds 1-100 --out DIR: many runs of one config, one
-// per seed, --jobs at a time, then a summary of their stylized facts. Run
-// again on the same DIR, a sweep resumes where it stopped.
+// pams sweep CONFIG --seeds 1-100 [--grid KEY=JSON_ARRAY ...] --out DIR: many
+// runs of one config, one per grid point and seed (the cartesian product of
+// the --grid values, each point with every seed), --jobs at a time, then a
+// summary of their stylized facts. Run again on the same DIR, a sweep
+// resumes where it stopped. Launched by mpirun or srun, the same sweep runs
+// across the job's ranks (sweep_mpi.h) and writes the same DIR.
 //
-// Each run is a child process, the pams binary itself running
-// `pams run CONFIG --seed S --steps-csv ... --agents-csv ...` (with the
-// sweep's --set, --plugin and --runner), so that its outputs are exactly
-// those of `pams run` by hand, and a run that crashes takes nothing else
-// down. DIR holds:
+// The runs are carried out by sweep workers (sweep_worker.h), each exactly
+// as `pams run CONFIG --seed S --steps-csv ... --agents-csv ...` (with the
+// sweep's --set, the point's values as more --set, --plugin and --runner)
+// would, so that its outputs are exactly those of `pams run` by hand. A
+// worker is a process that does one run after another (locally --jobs of
+// them, children of the sweep), so a run costs no process start; a run that
+// crashes takes only its worker down, and the run is reported as failed.
+// DIR holds:
 //
 //   sweep.json            the command: config (absolute path and content),
-//                         --set, --plugin, --runner, and every seed run in
-//                         DIR so far. A sweep on a DIR whose sweep.json
-//                         records another command is refused, so that
-//                         results of different commands never mix; other
-//                         seeds are fine (1-100, then 1-120 runs 101-120 and
-//                         summarizes all 120).
-//   sweep.lock            locked while a sweep or any of its runs is alive
-//                         (the runs inherit the lock), so that a sweep never
-//                         starts on a DIR where runs of another still write
-//   runs/seed-S/          a completed run: steps.csv, agents.csv, stdout.txt,
-//                         stderr.txt
-//   runs/seed-S.partial/  a run in progress; renamed to seed-S when it exits
-//                         with status 0 (so seed-S is always complete)
-//   runs/seed-S.failed/   a run that failed, kept to be looked at
-//   summary.csv           one row per (seed, market) of completed runs
+//                         --set, --grid, --plugin, --runner, and every seed
+//                         run in DIR so far. A sweep on a DIR whose
+//                         sweep.json records another command is refused, so
+//                         that results of different commands never mix;
+//                         other seeds are fine (1-100, then 1-120 runs
+//                         101-120 and summarizes all 120).
+//   sweep.lock            locked while a sweep or any of its workers is
+//                         alive (the workers inherit the lock), so that a
+//                         sweep never starts on a DIR where another still
+//                         writes
+//   runs/NAME/            a completed run: steps.csv, agents.csv, stdout.txt,
+//                         stderr.txt (and params.json, the point's values,
+//                         with a grid); NAME is seed-S, or pK-seed-S for the
+//                         grid's point K
+//   runs/NAME.partial/    a run in progress; renamed to NAME when it ends
+//                         well (so NAME is always complete)
+//   runs/NAME.failed/     a run that failed, kept to be looked at
+//   summary.csv           one row per (point, seed, market) of completed runs
 //   summary.json          every stylized fact of every completed run
+//   aggregate.csv         per grid point and market: the mean and standard
+//                         deviation of each fact across seeds
 //
-// A resumed sweep deletes *.partial and *.failed and runs the seeds that have
-// no seed-S. On SIGINT, SIGTERM or SIGHUP the sweep sends SIGTERM to its runs
-// (a second signal, or 10 seconds, and SIGKILL), waits for them, deletes
-// their .partial directories and exits with 128 + the signal. A sweep that
-// dies without that (SIGKILL, a crash) takes its runs with it: each run
-// gets SIGKILL when the sweep's thread that started it ends
-// (PR_SET_PDEATHSIG), so no run goes on writing into a .partial directory
-// that the next sweep deletes.
+// A resumed sweep deletes *.partial and *.failed and runs what has no NAME.
+// On SIGINT, SIGTERM or SIGHUP the sweep sends SIGTERM to its workers (a
+// second signal, or 10 seconds, and SIGKILL), waits for them, deletes their
+// .partial directories and exits with 128 + the signal. A sweep that dies
+// without that (SIGKILL, a crash) takes its workers with it: each gets
+// SIGKILL when the sweep dies (PR_SET_PDEATHSIG), so no worker goes on
+// writing into a .partial directory that the next sweep deletes.
 //
 // Signals: the sweep blocks SIGINT, SIGTERM, SIGHUP and SIGCHLD and takes
-// them with sigtimedwait in its one loop, which also reaps the children; so
+// them from a signalfd in its one loop, which also reaps the workers; so
 // there is no signal handler, no global state and no race between a signal
-// and the wait for a child. The children start with no signal blocked.
+// and the wait for a child. The workers start with no signal blocked.
 
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/file.h>
-#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -57,9 +66,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <memory>
-#include <sstream>
+#include <optional>
+#include <set>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -67,114 +76,39 @@
 
 #include <fmt/format.h>
 
+#include "analysis/sweep_summary.h"
 #include "commands.h"
 #include "output_paths.h"
 #include "pams/config/json.h"
 #include "pams/errors.h"
+#include "pams/random/random.h"
+#include "pams/runners/class_registry.h"
 #include "pams/runners/runner.h"
 #include "pams/simulator/simulator.h"
 #include "progress_bar.h"
-#include "sweep_summary.h"
-
-extern char** environ;
+#include "sweep_mpi.h"
+#include "sweep_plan.h"
+#include "sweep_worker.h"
+#include "sweep_workers.h"
 
 namespace pams::cli {
 
 namespace {
 
 namespace fs = std::filesystem;
+using analysis::AggregateCsv;
+using analysis::ComputeRunFacts;
+using analysis::FormatAggregate;
+using analysis::RunFacts;
+using analysis::SummaryCsv;
+using analysis::SummaryJson;
+using analysis::WriteFileAtomically;
 using Clock = std::chrono::steady_clock;
 
-constexpr int64_t kMaxRuns = 1'000'000;
 // How long runs may take to stop after SIGTERM before they are killed.
 constexpr auto kStopGrace = std::chrono::seconds(10);
 // Lines of a failed run's stderr that are printed.
 constexpr int kStderrTailLines = 10;
-
-struct SweepOptions {
-  std::string config;
-  std::string seeds;
-  int jobs = 0;  // 0: one per CPU
-  std::string out;
-  std::vector<std::string> sets;
-  std::vector<std::string> plugins;
-  std::string runner = "SequentialRunner";
-  std::vector<int64_t> sessions;  // --session: the summary's sessions (all if empty)
-  bool quiet = false;
-};
-
-// A non-negative integer that fits in int64, or a ConfigError naming --seeds.
-int64_t ParseSeed(const std::string& text, const std::string& item) {
-  int64_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, error] = std::from_chars(text.data(), end, value);
-  if (text.empty() || text[0] == '+' || text[0] == '-' || error != std::errc() ||
-      ptr != end) {
-    throw ConfigError("--seeds", "expected a non-negative integer or a range A-B, "
-                                 "got \"" + item + "\"");
-  }
-  return value;
-}
-
-// Parses --seeds: comma-separated seeds and ranges A-B (A <= B, both
-// included), e.g. "1-100", "1,5,9", "1-10,20-30", into the seeds in the given
-// order. Throws ConfigError naming --seeds on anything else, on a seed given
-// twice, and on more than kMaxRuns seeds.
-std::vector<int64_t> ParseSeeds(const std::string& text) {
-  std::vector<int64_t> seeds;
-  std::stringstream items(text);
-  std::string item;
-  while (std::getline(items, item, ',')) {
-    if (item.empty()) {
-      throw ConfigError("--seeds", "an empty item in \"" + text + "\"");
-    }
-    const size_t dash = item.find('-');
-    int64_t first = 0;
-    int64_t last = 0;
-    if (dash == std::string::npos) {
-      first = last = ParseSeed(item, item);
-    } else {
-      first = ParseSeed(item.substr(0, dash), item);
-      last = ParseSeed(item.substr(dash + 1), item);
-      if (first > last) {
-        throw ConfigError("--seeds", "a range A-B needs A <= B, got \"" + item + "\"");
-      }
-    }
-    // Checked before the range is expanded, so that 0-999999999999 fails
-    // at once.
-    if (last - first >= kMaxRuns - static_cast<int64_t>(seeds.size())) {
-      throw ConfigError("--seeds", fmt::format("at most {} runs", kMaxRuns));
-    }
-    for (int64_t k = 0; k <= last - first; ++k) seeds.push_back(first + k);
-  }
-  if (!text.empty() && text.back() == ',') {
-    throw ConfigError("--seeds", "an empty item in \"" + text + "\"");
-  }
-  if (seeds.empty()) {
-    throw ConfigError("--seeds", "expected seeds such as 1-100 or 1,5,9, got \"" +
-                                     text + "\"");
-  }
-  std::vector<int64_t> sorted = seeds;
-  std::sort(sorted.begin(), sorted.end());
-  const auto repeated = std::adjacent_find(sorted.begin(), sorted.end());
-  if (repeated != sorted.end()) {
-    throw ConfigError("--seeds", fmt::format("seed {} is given twice", *repeated));
-  }
-  return seeds;
-}
-
-// The seeds as the shortest --seeds text in their order ("1-40,50").
-std::string FormatSeeds(const std::vector<int64_t>& seeds) {
-  std::string text;
-  for (size_t i = 0; i < seeds.size();) {
-    size_t j = i;
-    while (j + 1 < seeds.size() && seeds[j + 1] == seeds[j] + 1) ++j;
-    text += (text.empty() ? "" : ",") + std::to_string(seeds[i]);
-    if (j > i) text += "-" + std::to_string(seeds[j]);
-    i = j + 1;
-  }
-  return text;
-}
 
 // The CPUs this process may run on.
 int CpuCount() {
@@ -184,17 +118,19 @@ int CpuCount() {
 }
 
 // What sweep.json records: everything a run's outputs depend on (config is
-// the config with the --set applied).
-Json CommandRecord(const SweepOptions& options, const std::vector<int64_t>& seeds,
-                   const Json& config) {
-  return Json{
+// the config with the --set applied). "grid" only with a grid, so that the
+// DIR of a sweep without one, made before grids existed, still resumes.
+Json CommandRecord(const SweepOptions& options, const SweepPlan& plan, const Json& config) {
+  Json record = {
       {"config", fs::absolute(options.config).lexically_normal().string()},
       {"config_content", config},
-      {"seeds", FormatSeeds(seeds)},
+      {"seeds", FormatSeeds(plan.seeds())},
       {"sets", options.sets},
       {"plugins", options.plugins},
       {"runner", options.runner},
   };
+  if (!plan.grid().empty()) record["grid"] = plan.GridRecord();
+  return record;
 }
 
 // Empty if the recorded command is the same as the new one; otherwise what
@@ -202,18 +138,23 @@ Json CommandRecord(const SweepOptions& options, const std::vector<int64_t>& seed
 // depends only on the rest.
 std::string CommandDifference(const Json& recorded, const Json& current) {
   std::string differences;
-  for (const auto& [key, value] : current.items()) {
-    if (key == "seeds") continue;
-    if (recorded.contains(key) && recorded[key] == value) continue;
+  auto differ = [&](const std::string& key) {
     std::string what;
     if (key == "config_content") {
       what = "the config's content differs";
     } else {
       what = fmt::format("{}: {} there, {} here", key,
                          recorded.contains(key) ? recorded[key].dump() : "none",
-                         value.dump());
+                         current.contains(key) ? current[key].dump() : "none");
     }
     differences += (differences.empty() ? "" : "; ") + what;
+  };
+  for (const auto& [key, value] : current.items()) {
+    if (key == "seeds") continue;
+    if (!recorded.contains(key) || recorded[key] != value) differ(key);
+  }
+  for (const auto& [key, value] : recorded.items()) {
+    if (key != "seeds" && !current.contains(key)) differ(key);
   }
   return differences;
 }
@@ -232,68 +173,12 @@ std::string TailLines(const fs::path& path, int n) {
   return tail;
 }
 
-// "exit status 1" / "killed by signal 9" for a waitpid status.
-std::string DescribeStatus(int status) {
-  if (WIFEXITED(status)) return fmt::format("exit status {}", WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) {
-    return fmt::format("killed by signal {} ({})", WTERMSIG(status),
-                       strsignal(WTERMSIG(status)));
-  }
-  return fmt::format("wait status {}", status);
-}
-
-// Blocks SIGINT, SIGTERM, SIGHUP and SIGCHLD for its lifetime (see the file
-// comment); a SIGINT or SIGHUP ignored when pams started (nohup) stays
-// ignored.
-class SignalBlock {
- public:
-  SignalBlock() {
-    sigemptyset(&stop_);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-      struct sigaction old {};
-      sigaction(sig, nullptr, &old);
-      if (sig == SIGTERM || old.sa_handler != SIG_IGN) sigaddset(&stop_, sig);
-    }
-    all_ = stop_;
-    sigaddset(&all_, SIGCHLD);
-    sigprocmask(SIG_BLOCK, &all_, &old_);
-  }
-  ~SignalBlock() {
-    // Take the SIGCHLDs of the children reaped (ignored anyway) so that
-    // restoring the mask delivers nothing stale.
-    const timespec zero{0, 0};
-    sigset_t chld;
-    sigemptyset(&chld);
-    sigaddset(&chld, SIGCHLD);
-    while (sigtimedwait(&chld, nullptr, &zero) > 0) {
-    }
-    sigprocmask(SIG_SETMASK, &old_, nullptr);
-  }
-  SignalBlock(const SignalBlock&) = delete;
-  SignalBlock& operator=(const SignalBlock&) = delete;
-
-  // The signals taken.
-  const sigset_t& all() const { return all_; }
-  bool IsStop(int signal) const { return signal > 0 && sigismember(&stop_, signal) == 1; }
-  // Takes a pending SIGINT, SIGTERM or SIGHUP without waiting; 0 if none.
-  int TakeStopSignal() const {
-    const timespec zero{0, 0};
-    const int signal = sigtimedwait(&stop_, nullptr, &zero);
-    return signal > 0 ? signal : 0;
-  }
-
- private:
-  sigset_t all_;
-  sigset_t stop_;
-  sigset_t old_;
-};
-
 // Holds an exclusive lock on a file while alive, so that two sweeps never run
-// on one DIR. The runs inherit it (see SpawnRun): it is free only once the
-// sweep and all its runs are gone.
+// on one DIR. The workers inherit it: it is free only once the sweep and all
+// its workers are gone.
 class DirLock {
  public:
-  // How long a new sweep waits for the runs of one that was killed to go
+  // How long a new sweep waits for the workers of one that was killed to go
   // (they get SIGKILL at once; the lock is free when the last has died).
   static constexpr auto kWait = std::chrono::seconds(3);
 
@@ -324,102 +209,17 @@ class DirLock {
   int fd_;
 };
 
-// Starts `pams run` for one seed with its outputs in dir (which exists).
-// The run dies with the sweep (PR_SET_PDEATHSIG) and holds the DIR lock
-// (lock_fd) while it lives. Throws std::system_error if the process cannot
-// be started.
-pid_t SpawnRun(const SweepOptions& options, int64_t seed, const fs::path& dir,
-               int lock_fd) {
-  std::vector<std::string> args = {
-      "pams",        "run",
-      options.config, "--seed",
-      std::to_string(seed), "--steps-csv",
-      (dir / "steps.csv").string(), "--agents-csv",
-      (dir / "agents.csv").string(), "--runner",
-      options.runner};
-  for (const std::string& set : options.sets) {
-    args.push_back("--set");
-    args.push_back(set);
-  }
-  for (const std::string& plugin : options.plugins) {
-    args.push_back("--plugin");
-    args.push_back(plugin);
-  }
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  const std::string out = (dir / "stdout.txt").string();
-  const std::string err = (dir / "stderr.txt").string();
-
-  // The child reports a failure before exec (its errno) on this pipe; exec
-  // closes it (O_CLOEXEC), so reading 0 bytes means the run started.
-  int report[2];
-  if (pipe2(report, O_CLOEXEC) != 0) {
-    throw std::system_error(errno, std::generic_category(), "cannot start pams run");
-  }
-  const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid < 0) {
-    const int error = errno;
-    close(report[0]);
-    close(report[1]);
-    throw std::system_error(error, std::generic_category(), "cannot start pams run");
-  }
-  if (pid == 0) {
-    // The child: async-signal-safe calls only until exec.
-    auto fail = [&](int error) {
-      [[maybe_unused]] const ssize_t n = write(report[1], &error, sizeof error);
-      _exit(127);
-    };
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(127);  // the sweep died before prctl
-    const int in = open("/dev/null", O_RDONLY);
-    const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (in < 0 || o < 0 || e < 0) fail(errno);
-    if (dup2(in, STDIN_FILENO) < 0 || dup2(o, STDOUT_FILENO) < 0 ||
-        dup2(e, STDERR_FILENO) < 0) {
-      fail(errno);
-    }
-    // The lock, without O_CLOEXEC, for the run's lifetime.
-    if (dup(lock_fd) < 0) fail(errno);
-    // No signal blocked, and the default actions for those the sweep takes
-    // itself (pams run sets its own).
-    struct sigaction defaults {};
-    defaults.sa_handler = SIG_DFL;
-    sigemptyset(&defaults.sa_mask);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE}) {
-      sigaction(sig, &defaults, nullptr);
-    }
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, nullptr);
-    // /proc/self/exe: this very binary, even if the file was replaced since.
-    execve("/proc/self/exe", argv.data(), environ);
-    fail(errno);
-  }
-  close(report[1]);
-  int error = 0;
-  ssize_t n;
-  do {
-    n = read(report[0], &error, sizeof error);
-  } while (n < 0 && errno == EINTR);
-  close(report[0]);
-  if (n > 0) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    throw std::system_error(error, std::generic_category(), "cannot start pams run");
-  }
-  return pid;
-}
-
-// One sweep: the runs of the seeds that are not done yet, then the summary.
+// One sweep: the runs that are not done yet, then the summary.
 class Sweep {
  public:
-  Sweep(const SweepOptions& options, std::vector<int64_t> seeds, Json command)
+  // REQUIRES: plan and mpi (if not null) outlive the sweep.
+  Sweep(const SweepOptions& options, const SweepPlan& plan, Json command,
+        WorkerContext context, MpiSession* mpi)
       : options_(options),
-        seeds_(std::move(seeds)),
+        plan_(plan),
         command_(std::move(command)),
+        context_(std::move(context)),
+        mpi_(mpi),
         out_(options.out),
         runs_dir_(out_ / "runs"),
         progress_(!options.quiet && ProgressBar::StderrIsTerminal(), "runs") {}
@@ -429,49 +229,57 @@ class Sweep {
   int Main();
 
  private:
-  fs::path FinalDir(int64_t seed) const {
-    return runs_dir_ / fmt::format("seed-{}", seed);
+  fs::path FinalDir(size_t run) const { return runs_dir_ / plan_.RunName(Run(run)); }
+  fs::path PartialDir(size_t run) const {
+    return runs_dir_ / (plan_.RunName(Run(run)) + ".partial");
   }
-  fs::path PartialDir(int64_t seed) const {
-    return runs_dir_ / fmt::format("seed-{}.partial", seed);
+  fs::path FailedDir(size_t run) const {
+    return runs_dir_ / (plan_.RunName(Run(run)) + ".failed");
   }
-  fs::path FailedDir(int64_t seed) const {
-    return runs_dir_ / fmt::format("seed-{}.failed", seed);
-  }
+  const SweepRun& Run(size_t run) const { return plan_.runs()[run]; }
+  // "seed 3", or "seed 3 (KEY=1, KEY2=0.5)" with a grid.
+  std::string Label(size_t run) const;
 
   // Refuses a DIR holding another command's runs; deletes stale .partial and
   // .failed directories.
   void CheckAndCleanDir();
   // Writes sweep.json if it is not there yet, or if it lacks seeds of this
-  // sweep (before the first run completes, so that completed runs always
-  // have their command recorded).
+  // sweep (before the first run starts, so that completed runs always have
+  // their command recorded).
   void RecordCommand();
-  void StartRun(int64_t seed);
-  // Reaps every child that has exited and handles its outcome.
-  void ReapChildren();
-  void HandleExit(int64_t seed, int status);
+  void StartRun(WorkerPool* pool, int worker, size_t run);
+  void HandleEvent(WorkerPool* pool, const WorkerPool::Event& event);
+  // A run ended: status is its exit status (-1 if its worker was lost; how
+  // says how).
+  void HandleEnd(WorkerPool* pool, size_t run, int status, const std::string& how);
   // Stops the sweep: no more runs start, and the running ones get `signal`.
-  void Stop(int signal);
-  void SignalChildren(int signal);
+  void Stop(WorkerPool* pool, int signal);
   // Prints a message on stderr without garbling the progress bar.
   void Print(const std::string& message);
   int WriteSummary();
+  size_t Busy() const {
+    return static_cast<size_t>(
+        std::count_if(assigned_.begin(), assigned_.end(), [](auto& a) { return a.has_value(); }));
+  }
 
   const SweepOptions& options_;
-  const std::vector<int64_t> seeds_;
+  const SweepPlan& plan_;
   const Json command_;
+  const WorkerContext context_;
+  MpiSession* mpi_;
   const fs::path out_;
   const fs::path runs_dir_;
   ProgressBar progress_;
   int lock_fd_ = -1;  // DIR's lock, while Main runs
 
   bool recorded_ = false;         // sweep.json exists and has every seed
+  bool wrote_record_ = false;     // this sweep wrote the first sweep.json
   std::string recorded_seeds_;    // the seeds in sweep.json
-  std::map<pid_t, int64_t> running_;
+  std::vector<std::optional<size_t>> assigned_;  // per worker, its run
   int64_t to_run_ = 0;            // runs this sweep has to do
   int64_t finished_ = 0;          // of those, ended (well or not)
   int64_t completed_ = 0;         // of those, ended well
-  std::vector<int64_t> failed_;
+  std::vector<size_t> failed_;
   int stop_signal_ = 0;           // SIGINT/SIGTERM received
   bool bad_input_ = false;        // the first run refused its input
   bool internal_error_ = false;   // the sweep itself failed (disk, spawn)
@@ -479,6 +287,16 @@ class Sweep {
   Clock::time_point kill_deadline_;
   bool killed_ = false;           // SIGKILL sent
 };
+
+std::string Sweep::Label(size_t run) const {
+  std::string label = fmt::format("seed {}", Run(run).seed);
+  if (plan_.grid().empty()) return label;
+  std::string values;
+  for (const std::string& set : plan_.PointSets(Run(run).point)) {
+    values += (values.empty() ? "" : ", ") + set;
+  }
+  return label + " (" + values + ")";
+}
 
 void Sweep::CheckAndCleanDir() {
   const fs::path record = out_ / "sweep.json";
@@ -502,14 +320,14 @@ void Sweep::CheckAndCleanDir() {
     // Up to date when it has every seed of this sweep already.
     std::vector<int64_t> known = ParseSeeds(recorded_seeds_);
     std::sort(known.begin(), known.end());
-    recorded_ = std::all_of(seeds_.begin(), seeds_.end(), [&](int64_t seed) {
+    recorded_ = std::all_of(plan_.seeds().begin(), plan_.seeds().end(), [&](int64_t seed) {
       return std::binary_search(known.begin(), known.end(), seed);
     });
   }
   std::vector<fs::path> stale;
   for (const fs::directory_entry& entry : fs::directory_iterator(runs_dir_)) {
     const fs::path& path = entry.path();
-    if (path.filename().string().rfind("seed-", 0) != 0) continue;
+    if (!SweepPlan::IsRunName(path.filename().string())) continue;
     if (path.extension() == ".partial" || path.extension() == ".failed") {
       stale.push_back(path);
     } else if (!has_record) {
@@ -524,7 +342,7 @@ void Sweep::CheckAndCleanDir() {
 void Sweep::RecordCommand() {
   if (recorded_) return;
   // Every seed run in DIR: those recorded before and this sweep's.
-  std::vector<int64_t> seeds = seeds_;
+  std::vector<int64_t> seeds = plan_.seeds();
   if (!recorded_seeds_.empty()) {
     for (int64_t seed : ParseSeeds(recorded_seeds_)) seeds.push_back(seed);
   }
@@ -533,43 +351,68 @@ void Sweep::RecordCommand() {
   Json record = command_;
   record["seeds"] = FormatSeeds(seeds);
   WriteFileAtomically((out_ / "sweep.json").string(), record.dump(2) + "\n");
+  wrote_record_ = recorded_seeds_.empty();
   recorded_ = true;
 }
 
-void Sweep::StartRun(int64_t seed) {
-  const fs::path dir = PartialDir(seed);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  try {
-    running_[SpawnRun(options_, seed, dir, lock_fd_)] = seed;
-  } catch (const std::system_error&) {
-    std::error_code ignored;
-    fs::remove_all(dir, ignored);
-    throw;
+void Sweep::StartRun(WorkerPool* pool, int worker, size_t run) {
+  // Recorded before the first run can complete: a worker renames its run's
+  // directory to the final name itself, and a completed run always has its
+  // command on record.
+  RecordCommand();
+  // The worker makes the run's directory and renames it when the run ends
+  // well, so that the coordinator's own work per run is a message each way
+  // (it would otherwise be the limit of an MPI job: metadata operations are
+  // slow on many filesystems).
+  Json task = {{"run", run},
+               {"seed", Run(run).seed},
+               {"sets", plan_.PointSets(Run(run).point)},
+               {"dir", fs::absolute(PartialDir(run)).string()},
+               {"final", fs::absolute(FinalDir(run)).string()}};
+  if (!plan_.grid().empty()) {
+    task["params"] = {{"point", Run(run).point},
+                      {"seed", Run(run).seed},
+                      {"set", plan_.PointObject(Run(run).point)}};
   }
+  pool->Send(worker, task.dump());
+  assigned_[static_cast<size_t>(worker)] = run;
 }
 
-void Sweep::ReapChildren() {
-  for (;;) {
-    int status = 0;
-    const pid_t pid = waitpid(-1, &status, WNOHANG);
-    if (pid <= 0) return;  // none exited (0), or no children left (-1)
-    const auto it = running_.find(pid);
-    if (it == running_.end()) continue;  // not a run (none are expected)
-    const int64_t seed = it->second;
-    running_.erase(it);
-    HandleExit(seed, status);
+void Sweep::HandleEvent(WorkerPool* pool, const WorkerPool::Event& event) {
+  switch (event.kind) {
+    case WorkerPool::Event::kTimeout:
+      return;
+    case WorkerPool::Event::kSignal:
+      if (stop_signal_ == 0 && !options_.quiet) {
+        Print(fmt::format("# stopping {} runs (again to kill them now)", Busy()));
+      }
+      if (stop_signal_ == 0) stop_signal_ = event.signal;
+      Stop(pool, SIGTERM);
+      return;
+    case WorkerPool::Event::kReply:
+    case WorkerPool::Event::kLost:
+      break;
   }
+  std::optional<size_t>& assigned = assigned_.at(static_cast<size_t>(event.worker));
+  if (!assigned) return;  // not expected: a worker answers only its task
+  const size_t run = *assigned;
+  assigned.reset();
+  if (event.kind == WorkerPool::Event::kLost) {
+    HandleEnd(pool, run, -1, "its worker ended: " + event.message);
+    return;
+  }
+  const Json reply = Json::parse(event.message);
+  const int status = reply.at("status").get<int>();
+  const std::string error = reply.value("error", "");
+  HandleEnd(pool, run, status, error.empty() ? fmt::format("exit status {}", status) : error);
 }
 
-void Sweep::HandleExit(int64_t seed, int status) {
+void Sweep::HandleEnd(WorkerPool* pool, size_t run, int status, const std::string& how) {
   const bool first = finished_ == 0;
   ++finished_;
-  const fs::path partial = PartialDir(seed);
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-    RecordCommand();
-    fs::rename(partial, FinalDir(seed));
-    ++completed_;
+  const fs::path partial = PartialDir(run);
+  if (status == 0) {
+    ++completed_;  // the worker has renamed it to FinalDir(run)
     return;
   }
   if (stopping_) {
@@ -577,40 +420,35 @@ void Sweep::HandleExit(int64_t seed, int status) {
     fs::remove_all(partial);
     return;
   }
-  if (first && WIFEXITED(status) && WEXITSTATUS(status) == kExitBadInput) {
+  if (first && status == kExitBadInput) {
     // Bad input (config, --set, --plugin, --runner) fails every run alike:
     // stop at once and show why.
-    Print(fmt::format("error: pams run refused its input (seed {}, exit status {}):\n{}",
-                      seed, kExitBadInput,
+    Print(fmt::format("error: pams run refused its input ({}, exit status {}):\n{}",
+                      Label(run), kExitBadInput,
                       TailLines(partial / "stderr.txt", kStderrTailLines)));
     fs::remove_all(partial);
     bad_input_ = true;
-    Stop(SIGTERM);
+    Stop(pool, SIGTERM);
     return;
   }
-  failed_.push_back(seed);
-  fs::remove_all(FailedDir(seed));
-  fs::rename(partial, FailedDir(seed));
-  const fs::path failed_stderr = FailedDir(seed) / "stderr.txt";
-  Print(fmt::format("error: the run of seed {} failed ({}); {} ends with:\n{}", seed,
-                    DescribeStatus(status), failed_stderr.string(),
-                    TailLines(failed_stderr, kStderrTailLines)));
+  failed_.push_back(run);
+  fs::remove_all(FailedDir(run));
+  if (fs::exists(partial)) fs::rename(partial, FailedDir(run));
+  const fs::path failed_stderr = FailedDir(run) / "stderr.txt";
+  Print(fmt::format("error: the run of {} failed ({}); {} ends with:\n{}", Label(run), how,
+                    failed_stderr.string(), TailLines(failed_stderr, kStderrTailLines)));
 }
 
-void Sweep::Stop(int signal) {
+void Sweep::Stop(WorkerPool* pool, int signal) {
   if (!stopping_) {
     stopping_ = true;
     kill_deadline_ = Clock::now() + kStopGrace;
-    SignalChildren(signal);
+    pool->Abandon(signal);
   } else if (!killed_) {
     // A second Ctrl-C: do not wait for the runs to stop by themselves.
     killed_ = true;
-    SignalChildren(SIGKILL);
+    pool->Abandon(SIGKILL);
   }
-}
-
-void Sweep::SignalChildren(int signal) {
-  for (const auto& [pid, seed] : running_) kill(pid, signal);
 }
 
 void Sweep::Print(const std::string& message) {
@@ -631,115 +469,163 @@ int Sweep::Main() {
   lock_fd_ = lock.fd();
   CheckAndCleanDir();
 
-  std::vector<int64_t> pending;
-  for (int64_t seed : seeds_) {
-    if (!fs::exists(FinalDir(seed))) pending.push_back(seed);
+  std::vector<size_t> pending;
+  for (size_t run = 0; run < plan_.runs().size(); ++run) {
+    if (!fs::exists(FinalDir(run))) pending.push_back(run);
   }
   to_run_ = static_cast<int64_t>(pending.size());
-  const int jobs = options_.jobs > 0 ? options_.jobs : CpuCount();
-  if (!options_.quiet) {
-    const size_t done_before = seeds_.size() - pending.size();
-    Print(fmt::format("# sweep: {} runs{}, {} at a time, in {}", pending.size(),
-                      done_before > 0 ? fmt::format(" ({} done before)", done_before) : "",
-                      jobs, options_.out));
-  }
+  const Clock::time_point start = Clock::now();
+  Clock::duration waiting{};  // in pool->Wait: what the coordinator does not do
 
   {
-    SignalBlock block;
+    SignalFd signals(/*children=*/mpi_ == nullptr);
+    std::unique_ptr<WorkerPool> pool;
+    if (mpi_ != nullptr) {
+      pool = std::make_unique<MpiWorkers>(mpi_, context_, &signals);
+    } else {
+      const int jobs = options_.jobs > 0 ? options_.jobs : CpuCount();
+      // No more workers than runs: each costs a process start.
+      const int workers = static_cast<int>(
+          std::clamp<size_t>(pending.size(), 1, static_cast<size_t>(jobs)));
+      pool = std::make_unique<LocalWorkers>(workers, context_, out_.string(), lock_fd_,
+                                            &signals);
+    }
+    assigned_.assign(static_cast<size_t>(pool->size()), std::nullopt);
+    if (!options_.quiet) {
+      const size_t done_before = plan_.runs().size() - pending.size();
+      Print(fmt::format("# sweep: {} runs{}, {} at a time{}, in {}", pending.size(),
+                        done_before > 0 ? fmt::format(" ({} done before)", done_before) : "",
+                        pool->size(),
+                        mpi_ != nullptr ? fmt::format(" on {} MPI ranks", mpi_->size()) : "",
+                        options_.out));
+    }
     size_t next = 0;
-    while (running_.size() > 0 || (!stopping_ && next < pending.size())) {
+    while (Busy() > 0 || (!stopping_ && next < pending.size())) {
       // Any error here still reaps the runs that are going, so that none is
       // left behind.
       try {
-        while (!stopping_ && next < pending.size() &&
-               running_.size() < static_cast<size_t>(jobs)) {
-          StartRun(pending[next++]);
+        for (size_t w = 0; w < assigned_.size() && !stopping_ && next < pending.size(); ++w) {
+          if (!assigned_[w]) StartRun(pool.get(), static_cast<int>(w), pending[next++]);
         }
-        progress_.UpdateNow(finished_, to_run_,
-                            fmt::format("{} running", running_.size()));
-        if (running_.empty()) continue;
-        // Wait for a child to exit or a signal, at most 0.2 s (the progress
-        // bar and the kill deadline need the time).
-        const timespec timeout{0, 200'000'000};
-        int signal = sigtimedwait(&block.all(), nullptr, &timeout);
-        // A SIGINT may be pending behind a SIGCHLD: take it first, so that
-        // runs stopped by the same Ctrl-C are not taken for failures.
-        if (!block.IsStop(signal)) signal = block.TakeStopSignal();
-        if (signal != 0) {
-          if (stop_signal_ == 0 && !options_.quiet) {
-            Print(fmt::format("# stopping {} runs (again to kill them now)",
-                              running_.size()));
-          }
-          if (stop_signal_ == 0) stop_signal_ = signal;
-          Stop(SIGTERM);
-        }
-        ReapChildren();
+        progress_.UpdateNow(finished_, to_run_, fmt::format("{} running", Busy()));
+        if (Busy() == 0) continue;
+        // At most 0.2 s: the progress bar and the kill deadline need the time.
+        const Clock::time_point wait = Clock::now();
+        const WorkerPool::Event event = pool->Wait(std::chrono::milliseconds(200));
+        waiting += Clock::now() - wait;
+        HandleEvent(pool.get(), event);
         if (stopping_ && !killed_ && Clock::now() > kill_deadline_) {
           killed_ = true;
-          SignalChildren(SIGKILL);
+          pool->Abandon(SIGKILL);
         }
       } catch (const std::exception& e) {
         Print(fmt::format("error: {}", e.what()));
         internal_error_ = true;
-        Stop(SIGTERM);
+        Stop(pool.get(), SIGTERM);
+        // A pool that cannot stop its runs (MPI) waits for their replies;
+        // one that cannot reach them either has nothing more to wait for.
+        if (mpi_ != nullptr) break;
       }
     }
+    pool->Close();
   }
   progress_.Clear();
+  if (!options_.quiet && completed_ > 0) {
+    // What a sweep costs its coordinator (this process, not its workers),
+    // for judging how many workers or ranks one coordinator can serve: its
+    // CPU time (with a pool that polls, MPI's, the polling's too) and the
+    // time it spent on anything but waiting for its workers (set-up,
+    // directories, messages, the summary): 1 / that is its limit.
+    const double seconds =
+        std::chrono::duration<double>(Clock::now() - start).count();
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                       static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+    const double working = seconds - std::chrono::duration<double>(waiting).count();
+    Print(fmt::format("# sweep: {} runs in {:.3f} s ({:.1f} runs/s); the coordinator used "
+                      "{:.3f} s of CPU ({:.1f} us a run) and worked {:.1f} us a run",
+                      completed_, seconds, static_cast<double>(completed_) / seconds, cpu,
+                      cpu / static_cast<double>(completed_) * 1e6,
+                      working / static_cast<double>(completed_) * 1e6));
+  }
 
   if (stop_signal_ != 0) {
     int64_t done = 0;
-    for (int64_t seed : seeds_) done += fs::exists(FinalDir(seed)) ? 1 : 0;
+    for (size_t run = 0; run < plan_.runs().size(); ++run) done += fs::exists(FinalDir(run));
     Print(fmt::format("interrupted: {} of {} runs are done ({} in this sweep); run the "
                       "same command again to resume",
-                      done, seeds_.size(), completed_));
+                      done, plan_.runs().size(), completed_));
     return 128 + stop_signal_;
   }
-  if (bad_input_) return kExitBadInput;
+  if (bad_input_) {
+    // The record this sweep wrote would refuse the corrected command.
+    if (wrote_record_ && completed_ == 0) fs::remove(out_ / "sweep.json");
+    return kExitBadInput;
+  }
   if (internal_error_) return kExitFailure;
   const int status = WriteSummary();
   if (!failed_.empty()) {
     std::sort(failed_.begin(), failed_.end());
-    Print(fmt::format("error: {} of {} runs failed (seeds {}); run the same command "
-                      "again to retry them",
-                      failed_.size(), seeds_.size(), FormatSeeds(failed_)));
+    std::string which;
+    if (plan_.grid().empty()) {
+      std::vector<int64_t> seeds;
+      for (size_t run : failed_) seeds.push_back(Run(run).seed);
+      which = "seeds " + FormatSeeds(seeds);
+    } else {
+      for (size_t run : failed_) which += (which.empty() ? "" : ", ") + plan_.RunName(Run(run));
+    }
+    Print(fmt::format("error: {} of {} runs failed ({}); run the same command again to "
+                      "retry them",
+                      failed_.size(), plan_.runs().size(), which));
     return kExitFailure;
   }
   return status;
 }
 
-// The summary of every completed run of the seeds, this sweep's and earlier
+// The summary of every completed run of the plan, this sweep's and earlier
 // ones'.
 int Sweep::WriteSummary() {
-  std::vector<int64_t> done;
+  std::vector<int64_t> seeds;
   std::vector<std::string> steps_csv;
-  for (int64_t seed : seeds_) {
-    if (!fs::exists(FinalDir(seed))) continue;
-    done.push_back(seed);
-    steps_csv.push_back((FinalDir(seed) / "steps.csv").string());
+  std::vector<size_t> done;
+  for (size_t run = 0; run < plan_.runs().size(); ++run) {
+    if (!fs::exists(FinalDir(run))) continue;
+    done.push_back(run);
+    seeds.push_back(Run(run).seed);
+    steps_csv.push_back((FinalDir(run) / "steps.csv").string());
   }
   if (done.empty()) return 0;  // every run failed: nothing to summarize
   const int threads = options_.jobs > 0 ? options_.jobs : CpuCount();
-  const std::vector<RunFacts> runs =
-      ComputeRunFacts(done, steps_csv, threads, options_.sessions);
+  std::vector<RunFacts> runs = ComputeRunFacts(seeds, steps_csv, threads, options_.sessions);
+  std::vector<std::string> keys;
+  for (const GridAxis& axis : plan_.grid()) keys.push_back(axis.key);
   int status = 0;
-  for (const RunFacts& run : runs) {
-    if (run.error.empty()) continue;
-    Print(fmt::format("error: seed {}: {}", run.seed, run.error));
+  for (size_t i = 0; i < runs.size(); ++i) {
+    runs[i].point = Run(done[i]).point;
+    runs[i].point_values = plan_.PointValues(Run(done[i]).point);
+    if (runs[i].error.empty()) continue;
+    Print(fmt::format("error: {}: {}", Label(done[i]), runs[i].error));
     status = kExitFailure;
   }
-  WriteFileAtomically((out_ / "summary.csv").string(), SummaryCsv(runs));
-  WriteFileAtomically((out_ / "summary.json").string(), SummaryJson(runs));
+  WriteFileAtomically((out_ / "summary.csv").string(), SummaryCsv(runs, keys));
+  WriteFileAtomically((out_ / "summary.json").string(), SummaryJson(runs, keys));
+  WriteFileAtomically((out_ / "aggregate.csv").string(), AggregateCsv(runs, keys));
   std::string sessions;
   for (int64_t session : options_.sessions) {
     sessions += (sessions.empty() ? ", sessions " : ",") + std::to_string(session);
   }
-  std::fputs(fmt::format("{} runs of {} (seeds {}{}); summary in {}\n", done.size(),
-                         options_.config, FormatSeeds(done), sessions,
+  std::vector<int64_t> done_seeds = seeds;
+  std::sort(done_seeds.begin(), done_seeds.end());
+  done_seeds.erase(std::unique(done_seeds.begin(), done_seeds.end()), done_seeds.end());
+  const std::string points =
+      plan_.grid().empty() ? "" : fmt::format(" at {} grid points", plan_.points());
+  std::fputs(fmt::format("{} runs of {}{} (seeds {}{}); summary in {}\n", done.size(),
+                         options_.config, points, FormatSeeds(done_seeds), sessions,
                          (out_ / "summary.csv").string())
                  .c_str(),
              stdout);
-  std::fputs(FormatAggregate(runs).c_str(), stdout);
+  std::fputs(FormatAggregate(runs, keys).c_str(), stdout);
   std::fflush(stdout);
   return status;
 }
@@ -778,26 +664,64 @@ void CheckSweepPaths(const SweepOptions& options) {
 }
 
 int RunSweep(const SweepOptions& options) {
+  std::unique_ptr<MpiSession> mpi;
+  try {
+    mpi = MpiSession::StartIfLaunched();
+  } catch (const ConfigError&) {
+    if (LaunchedRank() != 0) return kExitBadInput;  // rank 0 says why
+    throw;
+  }
+  if (mpi != nullptr && mpi->rank() != 0) return ServeMpiWorkerRank(mpi.get());
+  // From here on, rank 0 of a job ends its workers however it returns
+  // (~MpiSession).
+  if (mpi != nullptr && options.jobs > 0) {
+    throw ConfigError("--jobs", "does not apply under MPI: every rank but rank 0 does "
+                                "one run at a time; choose the ranks with mpirun -n or "
+                                "srun -n");
+  }
   CheckSweepPaths(options);
-  std::vector<int64_t> seeds = ParseSeeds(options.seeds);
-  // Bad input found here (the config file, --set, --plugin) fails before
-  // any run; the rest (the config's keys, --runner) by the first run.
+  const SweepPlan plan(options);
+  // Bad input found here (the config file, --set, --grid, --plugin) fails
+  // before any run; the rest (--runner) by the first run.
   Json config = LoadConfig(options.config, options.sets);
   {
-    // Set up once here as every run will: the config's errors stop the
-    // sweep before any run starts, and its warnings (keys no class reads,
-    // deprecated keys) are printed once instead of in every run's stderr.
+    // Set up each grid point once here as every run will: the config's
+    // errors stop the sweep before any run starts, and its warnings (keys
+    // no class reads, deprecated keys) are printed once instead of in every
+    // run's stderr.
     const ClassRegistry registry = LoadRegistry(options.plugins);
-    std::unique_ptr<Runner> runner = registry.create_runner(
-        options.runner, config, Random::FromDecimalSeed(std::to_string(seeds.front())),
-        nullptr, "--runner");
-    runner->simulator().set_config_directory(
-        fs::path(options.config).parent_path().string());
-    runner->setup();
+    std::set<std::string, std::less<>> warned;
+    for (size_t point = 0; point < plan.points(); ++point) {
+      const std::vector<std::string> sets = plan.PointSets(point);
+      try {
+        Json settings = config;
+        for (const std::string& set : sets) ApplySet(set, &settings);
+        std::unique_ptr<Runner> runner = registry.create_runner(
+            options.runner, std::move(settings),
+            Random::FromDecimalSeed(std::to_string(plan.seeds().front())), nullptr,
+            "--runner");
+        runner->simulator().set_config_directory(
+            fs::path(options.config).parent_path().string());
+        runner->simulator().set_warning_handler([&warned](std::string_view message) {
+          if (warned.emplace(message).second) {
+            std::fprintf(stderr, "warning: %.*s\n", static_cast<int>(message.size()),
+                         message.data());
+          }
+        });
+        runner->setup();
+      } catch (const ConfigError& e) {
+        if (sets.empty()) throw;
+        std::string values;
+        for (const std::string& set : sets) values += (values.empty() ? "" : ", ") + set;
+        throw ConfigError(fmt::format("--grid point {} ({})", point, values), e.what());
+      }
+    }
   }
-  Json command = CommandRecord(options, seeds, std::move(config));
+  WorkerContext context{fs::absolute(options.config).string(), config, options.plugins,
+                        options.runner};
+  Json command = CommandRecord(options, plan, config);
   try {
-    Sweep sweep(options, std::move(seeds), std::move(command));
+    Sweep sweep(options, plan, std::move(command), std::move(context), mpi.get());
     return sweep.Main();
   } catch (const fs::filesystem_error& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
@@ -811,8 +735,10 @@ std::function<int()> AddSweepCommand(CLI::App* app) {
   auto options = std::make_shared<SweepOptions>();
   CLI::App* sweep = app->add_subcommand(
       "sweep",
-      "Run a config for many seeds on all cores, write each run's outputs and a "
-      "summary of their stylized facts; run again on the same --out to resume.");
+      "Run a config for many seeds (and a grid of parameters) on all cores, or on "
+      "every rank of an MPI job (mpirun -n N pams sweep ...), write each run's "
+      "outputs and a summary of their stylized facts; run again on the same --out "
+      "to resume.");
   sweep->add_option("config", options->config, "PAMS JSON config file")
       ->type_name("CONFIG")
       ->required();
@@ -840,6 +766,11 @@ std::function<int()> AddSweepCommand(CLI::App* app) {
                     "Override a config key in every run: KEY=JSON (repeatable; as in "
                     "pams run)")
       ->type_name("KEY=JSON");
+  sweep->add_option("--grid", options->grid,
+                    "Run every value of a config key: KEY=JSON_ARRAY, KEY as in --set, "
+                    "e.g. 'FCNAgents.fundamentalWeight=[0.5,1.0]' (repeatable: the "
+                    "cartesian product of the keys, each point with every seed)")
+      ->type_name("KEY=JSON_ARRAY");
   sweep->add_option("--plugin", options->plugins,
                     "Shared library registering user classes (repeatable)")
       ->type_name("LIB");

@@ -18,6 +18,7 @@ from . import logs
 from . import runners
 from . import utils
 from ._install import install_as_pams
+from ._sweep import sweep
 from .fundamentals import Fundamentals
 from .index_market import IndexMarket
 from .market import Market
@@ -47,6 +48,7 @@ __all__ = [
     "analysis",
     "events",
     "install_as_pams",
+    "sweep",
     "utils",
     "IndexMarket",
     "Market",

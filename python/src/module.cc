@@ -51,4 +51,5 @@ NB_MODULE(_core, m) {
   pams::python::BindAnalysis(m);
   pams::python::BindRunner(m);
   pams::python::BindWorker(m);
+  pams::python::BindSweep(m);
 }

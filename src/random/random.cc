@@ -34,12 +34,25 @@ inline uint32_t MixBits(uint32_t u, uint32_t v, uint32_t far) {
 // |seed| as CPython's init_by_array key: 32-bit words, least significant
 // first, exactly ceil(bit_length / 32) of them, and [0] for zero. High zero
 // words would change the key length, and with it the whole stream.
-std::vector<uint32_t> NormalizeKey(std::span<const uint32_t> words) {
+std::span<const uint32_t> NormalizeKey(std::span<const uint32_t> words) {
+  static constexpr uint32_t kZero[1] = {0};
   size_t n = words.size();
   while (n > 0 && words[n - 1] == 0) --n;
-  if (n == 0) return {0};
-  return std::vector<uint32_t>(words.begin(), words.begin() + n);
+  if (n == 0) return kZero;
+  return words.first(n);
 }
+
+// init_genrand(19650218), where every seeding starts: the same 624 words
+// each time, so computed once, at compile time.
+constexpr std::array<uint32_t, kN> GenrandState(uint32_t s) {
+  std::array<uint32_t, kN> mt{};
+  mt[0] = s;
+  for (int i = 1; i < kN; ++i) {
+    mt[i] = 1812433253u * (mt[i - 1] ^ (mt[i - 1] >> 30)) + static_cast<uint32_t>(i);
+  }
+  return mt;
+}
+constexpr std::array<uint32_t, kN> kGenrand19650218 = GenrandState(19650218u);
 
 }  // namespace
 
@@ -95,48 +108,46 @@ void Random::seed(uint64_t seed) {
 }
 
 void Random::seed_words(std::span<const uint32_t> words) {
-  const std::vector<uint32_t> key = NormalizeKey(words);
-  InitGenrand(19650218u);
-  InitByArray(key);
+  mt_ = kGenrand19650218;
+  InitByArray(NormalizeKey(words));
   has_gauss_next_ = false;
   gauss_next_ = 0.0;
 }
 
-void Random::InitGenrand(uint32_t s) {
-  mt_[0] = s;
-  for (int i = 1; i < kN; ++i) {
-    mt_[i] = 1812433253u * (mt_[i - 1] ^ (mt_[i - 1] >> 30)) +
-             static_cast<uint32_t>(i);
-  }
-  index_ = kN;
-}
-
 void Random::InitByArray(std::span<const uint32_t> key) {
+  // CPython's loops, with the previous word kept in a register and the key
+  // read through a local pointer: mt_ is written every step, and the
+  // compiler could otherwise assume the key aliases it and reload both.
+  uint32_t* mt = mt_.data();
+  const uint32_t* words = key.data();
   const size_t length = key.size();
   size_t i = 1;
   size_t j = 0;
+  uint32_t previous = mt[0];
   for (size_t k = std::max<size_t>(kN, length); k > 0; --k) {
     // Non-linear: the key words and their positions are added (mod 2^32).
-    mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1664525u)) +
-             key[j] + static_cast<uint32_t>(j);
+    previous = (mt[i] ^ ((previous ^ (previous >> 30)) * 1664525u)) + words[j] +
+               static_cast<uint32_t>(j);
+    mt[i] = previous;
     ++i;
     ++j;
     if (i >= kN) {
-      mt_[0] = mt_[kN - 1];
+      mt[0] = previous;  // mt[kN - 1]
       i = 1;
     }
     if (j >= length) j = 0;
   }
   for (int k = kN - 1; k > 0; --k) {
-    mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1566083941u)) -
-             static_cast<uint32_t>(i);
+    previous = (mt[i] ^ ((previous ^ (previous >> 30)) * 1566083941u)) -
+               static_cast<uint32_t>(i);
+    mt[i] = previous;
     ++i;
     if (i >= kN) {
-      mt_[0] = mt_[kN - 1];
+      mt[0] = previous;
       i = 1;
     }
   }
-  mt_[0] = 0x80000000u;  // MSB is 1, assuring a non-zero initial array.
+  mt[0] = 0x80000000u;  // MSB is 1, assuring a non-zero initial array.
   index_ = kN;
 }
 

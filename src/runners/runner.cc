@@ -354,9 +354,9 @@ void Runner::GenerateMarketGroup(const std::string& name, int* market_id) {
   }
   if (g.id_to < g.id_from) empty_groups_.push_back(name);
   for (int64_t i = g.id_from; i <= g.id_to; ++i) {
-    MarketInit init;
-    init.market_id = (*market_id)++;
-    init.prng = ChildRandom(prng_);
+    // Built with its prng: a default-constructed one would be seeded
+    // (random.Random(0)) only to be overwritten, a third of a setup's time.
+    MarketInit init{.market_id = (*market_id)++, .prng = ChildRandom(prng_)};
     init.simulator = simulator_.get();
     init.name = g.EntityName(i);
     init.logger = logger_;
@@ -471,9 +471,9 @@ void Runner::GenerateAgentGroup(const std::string& name, int* agent_id) {
   }
   if (g.id_to < g.id_from) empty_groups_.push_back(name);
   for (int64_t i = g.id_from; i <= g.id_to; ++i) {
-    AgentInit init;
-    init.agent_id = (*agent_id)++;
-    init.prng = ChildRandom(prng_);
+    // Built with its prng: a default-constructed one would be seeded
+    // (random.Random(0)) only to be overwritten, a third of a setup's time.
+    AgentInit init{.agent_id = (*agent_id)++, .prng = ChildRandom(prng_)};
     init.simulator = &simulator_->view();
     init.name = g.EntityName(i);
     init.logger = logger_;
@@ -534,9 +534,9 @@ void Runner::GenerateSession(const Settings& s, int* session_id, int* event_id,
           {"numMarkets", "from", "to", "prefix"})));
       const Settings es = key_log_->Track(*resolved_settings_.back(), event_name);
       const std::string class_name = es["class"].as_string();
-      EventInit init;
-      init.event_id = (*event_id)++;
-      init.prng = ChildRandom(prng_);
+      // Built with its prng: a default-constructed one would be seeded
+      // (random.Random(0)) only to be overwritten, a third of a setup's time.
+      EventInit init{.event_id = (*event_id)++, .prng = ChildRandom(prng_)};
       init.session = session_ptr;
       init.simulator = simulator_.get();
       init.name = event_name;

@@ -52,10 +52,10 @@ struct PAMS_EXPORT AgentInit {
   Random prng;
   // The simulation as the agent may see it (Simulator::view()).
   const SimulatorView* simulator = nullptr;
-  std::string name;
+  std::string name{};
   Logger* logger = nullptr;
   // The config class name it was created as ("FCNAgent", ...).
-  std::string class_name;
+  std::string class_name{};
 };
 
 // The markets of the simulation, in market-id order, as agents see them.

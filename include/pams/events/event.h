@@ -65,8 +65,8 @@ struct PAMS_EXPORT EventInit {
   Random prng;
   Session* session = nullptr;
   Simulator* simulator = nullptr;
-  std::string name;
-  std::string class_name;
+  std::string name{};
+  std::string class_name{};
 };
 
 class PAMS_EXPORT Event {

@@ -44,10 +44,10 @@ struct PAMS_EXPORT MarketInit {
   int market_id = 0;
   Random prng;
   Simulator* simulator = nullptr;
-  std::string name;
+  std::string name{};
   Logger* logger = nullptr;
   // The config class name it was created as ("Market", "ExtendedMarket").
-  std::string class_name;
+  std::string class_name{};
 };
 
 class PAMS_EXPORT Market {

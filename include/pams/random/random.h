@@ -211,7 +211,7 @@ class PAMS_EXPORT Random {
   }
 
  private:
-  void InitGenrand(uint32_t s);
+  // REQUIRES: mt_ holds init_genrand(19650218)'s state.
   void InitByArray(std::span<const uint32_t> key);
   // Refills mt_ with the next 624 words and sets index_ to 0.
   void Twist();

@@ -1,0 +1,82 @@
+// pams_cpp.sweep's task (python/pams_cpp/_sweep.py): one run of a sweep in
+// this process, summarized exactly as `pams sweep` summarizes it, so that a
+// sweep on any executor (a Dask cluster's, a process pool's) gives the
+// bytes of the CLI's summary.csv.
+
+#include <memory>
+
+#include "analysis/sweep_summary.h"
+#include "bindings.h"
+#include "pams/errors.h"
+#include "pams/logs/csv_loggers.h"
+#include "pams/random/random.h"
+#include "pams/runners/class_registry.h"
+#include "pams/runners/runner.h"
+#include "pams/simulator/simulator.h"
+
+namespace pams::python {
+
+namespace {
+
+// Runs the config (JSON text, the point's values already set) with the
+// seed, its step rows to steps_csv (read back as pams sweep reads a run's
+// steps.csv), and returns summary.csv's text for this one run: the header
+// with the grid's keys, then its rows with the point's values (JSON text,
+// formatted as the CLI formats them).
+std::string SweepRun(const std::string& config, const std::string& config_directory,
+                     const std::string& seed, const std::string& runner_name,
+                     const std::vector<int64_t>& sessions,
+                     const std::vector<std::string>& keys,
+                     const std::vector<std::string>& values, const std::string& steps_csv) {
+  if (keys.size() != values.size()) {
+    throw ConfigError("grid", "as many values as keys are needed");
+  }
+  Json settings = ParseJson(config, "config");
+  {
+    nb::gil_scoped_release release;
+    const ClassRegistry registry = ClassRegistry::WithBuiltins();
+    Loggers loggers;
+    StepsCsvLogger steps(steps_csv);
+    loggers.add(&steps);
+    std::unique_ptr<Runner> runner =
+        registry.create_runner(runner_name, std::move(settings),
+                               Random::FromDecimalSeed(seed), &loggers, "runner");
+    runner->simulator().set_config_directory(config_directory);
+    // The warnings were shown once, by the sweep's check of the config.
+    runner->simulator().set_warning_handler([](std::string_view) {});
+    runner->setup();
+    runner->run();
+  }
+  std::vector<analysis::RunFacts> runs =
+      analysis::ComputeRunFacts({std::stoll(seed)}, {steps_csv}, 1, sessions);
+  if (!runs.front().error.empty()) throw SimulationError(runs.front().error);
+  for (const std::string& value : values) {
+    runs.front().point_values.push_back(ParseJson(value, "grid value").dump());
+  }
+  return analysis::SummaryCsv(runs, keys);
+}
+
+// Sets the config up as its runs will (pams sweep's check before any run):
+// a ConfigError for a bad key or value; its warnings to stderr, once.
+void SweepCheck(const std::string& config, const std::string& config_directory,
+                const std::string& seed, const std::string& runner_name) {
+  Json settings = ParseJson(config, "config");
+  nb::gil_scoped_release release;
+  const ClassRegistry registry = ClassRegistry::WithBuiltins();
+  std::unique_ptr<Runner> runner = registry.create_runner(
+      runner_name, std::move(settings), Random::FromDecimalSeed(seed), nullptr, "runner");
+  runner->simulator().set_config_directory(config_directory);
+  runner->setup();
+}
+
+}  // namespace
+
+void BindSweep(nb::module_& m) {
+  m.def("_sweep_run", &SweepRun, nb::arg("config"), nb::arg("config_directory"),
+        nb::arg("seed"), nb::arg("runner"), nb::arg("sessions"), nb::arg("keys"),
+        nb::arg("values"), nb::arg("steps_csv"));
+  m.def("_sweep_check", &SweepCheck, nb::arg("config"), nb::arg("config_directory"),
+        nb::arg("seed"), nb::arg("runner"));
+}
+
+}  // namespace pams::python
