@@ -2,7 +2,9 @@
 """pams_cpp's TensorFlowAgentParallelRunner with Keras agents written in
 Python against SequentialRunner, timed in this one run: the speedup of 2
 spawned workers on this 2-core machine when each agent's call runs a Keras
-model of about 1-2 ms (target >= 1.7x). Run in .venv-tf with pams_cpp on the
+model of about 1-2 ms (target >= 1.7x), for a model whose weights two
+workers stream from the shared cache and memory, and for one whose weights
+stay in each core's own cache. Run in .venv-tf with pams_cpp on the
 path (scripts/bench.sh does it):
 
     PYTHONPATH=<a directory linking pams_cpp> .venv-tf/bin/python \\
@@ -71,16 +73,27 @@ class Loading(TensorFlowAgentParallelRunner):
         return (self.settings["FCNAgents"]["modelPath"],)
 
 
-def make_model(path):
-    """python/make_tf_model.py's benchmark model, as a Keras file: an
-    [8, 768] activation through 768x768 layers, so that a call is bound by
-    arithmetic rather than by the memory bandwidth two workers share."""
+def make_model(path, kind):
+    """A Keras file of one of two models of about 1-2 ms a call.
+
+    "wide": python/make_tf_model.py's benchmark model, an [8, 768]
+    activation through 768x768 layers (16 MB of weights: each call streams
+    them from the L3 cache and memory, which two workers share).
+    "cache": a [64, 128] activation through ten 128x128 layers (640 KB of
+    weights, which stay in each core's own 1 MB L2 cache): arithmetic on
+    memory no other worker touches, to tell whether the shared memory is
+    what limits the speedup (it is not: this one scales less)."""
     import keras
 
     keras.utils.set_random_seed(0)
-    layers = [keras.Input(shape=(256,)), keras.layers.Dense(8 * 768, activation="tanh"),
-              keras.layers.Reshape((8, 768))]
-    layers += [keras.layers.Dense(768, activation="tanh") for _ in range(4)]
+    if kind == "wide":
+        layers = [keras.Input(shape=(256,)), keras.layers.Dense(8 * 768, activation="tanh"),
+                  keras.layers.Reshape((8, 768))]
+        layers += [keras.layers.Dense(768, activation="tanh") for _ in range(4)]
+    else:
+        layers = [keras.Input(shape=(256,)), keras.layers.Dense(64 * 128, activation="tanh"),
+                  keras.layers.Reshape((64, 128))]
+        layers += [keras.layers.Dense(128, activation="tanh") for _ in range(10)]
     layers += [keras.layers.GlobalAveragePooling1D(), keras.layers.Dense(1)]
     keras.Sequential(layers).save(path)
 
@@ -127,11 +140,16 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--steps", type=int, default=300)
     args = parser.parse_args()
+    for kind in ("wide", "cache"):
+        measure(kind, args)
+
+
+def measure(kind, args):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "model.keras")
         config = config_for(path, 20 + args.steps)
         configure_tensorflow(config)  # before TensorFlow runs here
-        make_model(path)
+        make_model(path, kind)
         # One call of the model, as an agent makes it (after a warm-up).
         import numpy as np
 
@@ -151,7 +169,7 @@ def main():
         seq = statistics.median(a for a, _ in pairs)
         par = statistics.median(b for _, b in pairs)
         ratio = statistics.median(a / b for a, b in pairs)
-        print(f"Keras model of {call * 1e3:.2f} ms a call, {args.steps} steps x 4 calls: "
+        print(f"Keras model ({kind}) of {call * 1e3:.2f} ms a call, {args.steps} steps x 4 calls: "
               f"SequentialRunner {seq:.2f} s, TensorFlowAgentParallelRunner (2 spawned "
               f"workers) {par:.2f} s, speedup {ratio:.2f}x [target >= 1.7x]; the workers' "
               f"start-up {statistics.median(startups):.1f} s")

@@ -34,7 +34,14 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export PAMS_SOAK_MAX_BYTES_PER_STEP=1000
 # (parallel.memory compares peak memory, which ASan's shadow and quarantine
 # distort.)
-ctest --test-dir build-asan --output-on-failure -j "$jobs" -E '^(parallel\.(faults|memory)|python)$'
+ctest --test-dir build-asan --output-on-failure -j "$jobs" -E '^(parallel\.(faults|memory)|python|sweep\.mpi)$'
+# The sweep under mpirun: OpenMPI leaves its runtime's allocations behind at
+# MPI_Finalize, from components it has unloaded by then (no library name to
+# suppress them by), so leaks are not checked there; every other error is.
+# The sweep's own code (coordinator, workers) is leak-checked by the local
+# sweep's test above.
+ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
+  ctest --test-dir build-asan --output-on-failure -R '^sweep\.mpi$'
 # The fault tests crash a worker with SIGSEGV on purpose and expect it to die
 # of that signal, which ASan would turn into a report and exit status 1.
 ASAN_OPTIONS="$ASAN_OPTIONS:handle_segv=0" \

@@ -4,9 +4,8 @@
 
 #include <dlfcn.h>
 #include <signal.h>
-#include <poll.h>
-#include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
