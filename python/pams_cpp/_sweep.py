@@ -15,6 +15,7 @@ import json
 import os
 import re
 import tempfile
+import warnings
 
 from . import _core
 from ._core import ConfigError
@@ -111,12 +112,14 @@ def _label(task):
 
 
 def _check(tasks, points):
-    """Sets up each point once (seed of its first run), as pams sweep does."""
+    """Sets up each point once (seed of its first run), as pams sweep does;
+    the config's warnings go to the warnings module, each shown once."""
     per_point = len(tasks) // len(points)
     for p in range(len(points)):
         text, directory, seed, runner, _, keys, values = tasks[p * per_point]
         try:
-            _core._sweep_check(text, directory, seed, runner)
+            for message in _core._sweep_check(text, directory, seed, runner):
+                warnings.warn(message, stacklevel=3)
         except ConfigError as error:
             if not keys:
                 raise

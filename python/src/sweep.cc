@@ -57,16 +57,22 @@ std::string SweepRun(const std::string& config, const std::string& config_direct
 }
 
 // Sets the config up as its runs will (pams sweep's check before any run):
-// a ConfigError for a bad key or value; its warnings to stderr, once.
-void SweepCheck(const std::string& config, const std::string& config_directory,
-                const std::string& seed, const std::string& runner_name) {
+// a ConfigError for a bad key or value. Returns its warnings, which the
+// caller gives to Python's warnings module (which shows each once).
+std::vector<std::string> SweepCheck(const std::string& config,
+                                    const std::string& config_directory,
+                                    const std::string& seed, const std::string& runner_name) {
   Json settings = ParseJson(config, "config");
+  std::vector<std::string> warnings;
   nb::gil_scoped_release release;
   const ClassRegistry registry = ClassRegistry::WithBuiltins();
   std::unique_ptr<Runner> runner = registry.create_runner(
       runner_name, std::move(settings), Random::FromDecimalSeed(seed), nullptr, "runner");
   runner->simulator().set_config_directory(config_directory);
+  runner->simulator().set_warning_handler(
+      [&warnings](std::string_view message) { warnings.emplace_back(message); });
   runner->setup();
+  return warnings;
 }
 
 }  // namespace
