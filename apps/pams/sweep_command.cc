@@ -291,11 +291,7 @@ class Sweep {
 std::string Sweep::Label(size_t run) const {
   std::string label = fmt::format("seed {}", Run(run).seed);
   if (plan_.grid().empty()) return label;
-  std::string values;
-  for (const std::string& set : plan_.PointSets(Run(run).point)) {
-    values += (values.empty() ? "" : ", ") + set;
-  }
-  return label + " (" + values + ")";
+  return label + " (" + plan_.PointText(Run(run).point) + ")";
 }
 
 void Sweep::CheckAndCleanDir() {
@@ -711,9 +707,8 @@ int RunSweep(const SweepOptions& options) {
         runner->setup();
       } catch (const ConfigError& e) {
         if (sets.empty()) throw;
-        std::string values;
-        for (const std::string& set : sets) values += (values.empty() ? "" : ", ") + set;
-        throw ConfigError(fmt::format("--grid point {} ({})", point, values), e.what());
+        throw ConfigError(fmt::format("--grid point {} ({})", point, plan.PointText(point)),
+                          e.what());
       }
     }
   }

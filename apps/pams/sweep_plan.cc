@@ -161,6 +161,15 @@ std::vector<std::string> SweepPlan::PointSets(size_t point) const {
   return sets;
 }
 
+std::string SweepPlan::PointText(size_t point) const {
+  std::string text;
+  for (const std::string& set : PointSets(point)) {
+    if (!text.empty()) text += ", ";
+    text += set;
+  }
+  return text;
+}
+
 Json SweepPlan::PointObject(size_t point) const {
   const std::vector<std::string> values = PointValues(point);
   Json object = Json::object();

@@ -76,6 +76,8 @@ class SweepPlan {
   std::vector<std::string> PointValues(size_t point) const;
   // The point's values as --set assignments ("KEY=JSON").
   std::vector<std::string> PointSets(size_t point) const;
+  // The point's assignments for messages: "KEY=1, KEY2=0.5".
+  std::string PointText(size_t point) const;
   // The point's values as a JSON object {KEY: value}.
   Json PointObject(size_t point) const;
   // The run's directory under DIR/runs: "seed-S", or "pK-seed-S" with a grid.

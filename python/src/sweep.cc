@@ -3,7 +3,9 @@
 // sweep on any executor (a Dask cluster's, a process pool's) gives the
 // bytes of the CLI's summary.csv.
 
+#include <functional>
 #include <memory>
+#include <string_view>
 
 #include "analysis/sweep_summary.h"
 #include "bindings.h"
@@ -17,6 +19,20 @@
 namespace pams::python {
 
 namespace {
+
+// The runner of one run as pams sweep makes it: the built-in classes, the
+// config's directory, warnings to `warn`.
+std::unique_ptr<Runner> MakeRunner(const ClassRegistry& registry, Json settings,
+                                   const std::string& config_directory,
+                                   const std::string& seed, const std::string& runner_name,
+                                   Logger* logger,
+                                   std::function<void(std::string_view)> warn) {
+  std::unique_ptr<Runner> runner = registry.create_runner(
+      runner_name, std::move(settings), Random::FromDecimalSeed(seed), logger, "runner");
+  runner->simulator().set_config_directory(config_directory);
+  runner->simulator().set_warning_handler(std::move(warn));
+  return runner;
+}
 
 // Runs the config (JSON text, the point's values already set) with the
 // seed, its step rows to steps_csv (read back as pams sweep reads a run's
@@ -38,12 +54,10 @@ std::string SweepRun(const std::string& config, const std::string& config_direct
     Loggers loggers;
     StepsCsvLogger steps(steps_csv);
     loggers.add(&steps);
-    std::unique_ptr<Runner> runner =
-        registry.create_runner(runner_name, std::move(settings),
-                               Random::FromDecimalSeed(seed), &loggers, "runner");
-    runner->simulator().set_config_directory(config_directory);
     // The warnings were shown once, by the sweep's check of the config.
-    runner->simulator().set_warning_handler([](std::string_view) {});
+    std::unique_ptr<Runner> runner =
+        MakeRunner(registry, std::move(settings), config_directory, seed, runner_name,
+                   &loggers, [](std::string_view) {});
     runner->setup();
     runner->run();
   }
@@ -66,12 +80,9 @@ std::vector<std::string> SweepCheck(const std::string& config,
   std::vector<std::string> warnings;
   nb::gil_scoped_release release;
   const ClassRegistry registry = ClassRegistry::WithBuiltins();
-  std::unique_ptr<Runner> runner = registry.create_runner(
-      runner_name, std::move(settings), Random::FromDecimalSeed(seed), nullptr, "runner");
-  runner->simulator().set_config_directory(config_directory);
-  runner->simulator().set_warning_handler(
-      [&warnings](std::string_view message) { warnings.emplace_back(message); });
-  runner->setup();
+  MakeRunner(registry, std::move(settings), config_directory, seed, runner_name, nullptr,
+             [&warnings](std::string_view message) { warnings.emplace_back(message); })
+      ->setup();
   return warnings;
 }
 
