@@ -4,7 +4,8 @@
 1. A heavy, compute-bound model (python/make_tf_model.py --heavy: 2.4 million parameters, ~1.2 ms a
    call on one thread), 8 TensorFlow agents asked per step
    (maxNormalOrders 8), tensorflowIntraOpThreads 1: speedup of the runner
-   with 2 spawned workers over SequentialRunner (target >= 1.7x on 2 cores).
+   with 2 spawned workers over SequentialRunner (target >= 1.7x on 2 cores),
+   with its workers pinned to CPUs (the default) and not.
    The steady state is measured as the difference between a run of 20 and
    one of 620 steps, so that neither TensorFlow's loading (in the main
    process for SequentialRunner) nor the workers' start-up (reported apart,
@@ -75,19 +76,25 @@ def main():
             json.dump(c, f)
         times[steps] = (median(args, heavy)[0],
                         median(args, heavy, "--runner", RUNNER, "--set",
-                             "simulation.numParallel=2"))
+                               "simulation.numParallel=2"),
+                        median(args, heavy, "--runner", RUNNER, "--set",
+                               "simulation.numParallel=2", "--set",
+                               "simulation.workerCpuAffinity=false")[0])
     calls = (LONG - 20) * 8
     seq = times[LONG][0] - times[20][0]
     par = times[LONG][1][0] - times[20][1][0]
     workers = times[LONG][1][1]
     speedup = seq / par
+    unpinned = times[LONG][2] - times[20][2]
     print(f"1. Heavy model, 8 agents per step, {LONG - 20} steps more ({calls} calls):")
     print(f"   SequentialRunner                          {seq:7.3f} s "
           f"({seq / calls * 1e3:.2f} ms a call)")
-    print(f"   {RUNNER}, 2 workers  {par:7.3f} s")
+    print(f"   {RUNNER}, 2 workers  {par:7.3f} s (pinned to CPUs, the default)")
     print(f"   speedup {speedup:.2f}x {'ok' if speedup >= 1.7 else 'BELOW 1.7x'} "
           f"(whole {LONG}-step runs, start-up included: {times[LONG][0]:.2f} s vs "
           f"{times[LONG][1][0]:.2f} s)")
+    print(f"   the same, not pinned (workerCpuAffinity false)  {unpinned:7.3f} s, "
+          f"speedup {seq / unpinned:.2f}x")
     for i, (ready, rss, peak) in enumerate(workers):
         print(f"   worker {i}: ready (TensorFlow loaded, configured, model loaded) after "
               f"{ready:.3f} s; memory {rss} MiB (peak {peak} MiB)")

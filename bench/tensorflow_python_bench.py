@@ -2,10 +2,11 @@
 """pams_cpp's TensorFlowAgentParallelRunner with Keras agents written in
 Python against SequentialRunner, timed in this one run: the speedup of 2
 spawned workers on this 2-core machine when each agent's call runs a Keras
-model of about 1-2 ms (target >= 1.7x), for a model whose weights two
-workers stream from the shared cache and memory, and for one whose weights
-stay in each core's own cache. Run in .venv-tf with pams_cpp on the
-path (scripts/bench.sh does it):
+model of a few ms (target >= 1.7x), with the workers pinned to CPUs (the
+runner's default) and not pinned (simulation.workerCpuAffinity false), for
+a model whose weights two workers stream from the shared cache and memory
+and for one whose weights stay in each core's own L2 cache. Run in .venv-tf
+with pams_cpp on the path (scripts/bench.sh does it):
 
     PYTHONPATH=<a directory linking pams_cpp> .venv-tf/bin/python \\
         bench/tensorflow_python_bench.py
@@ -15,7 +16,7 @@ workers by the config, the sequential process by configure_tensorflow), so
 that they compute the same numbers. Each side's time is that of the steps
 after the first 20, read by a logger at the steps' ends: without the
 workers' start-up (importing TensorFlow takes seconds per worker; it is
-printed apart). The ratio is the median of paired runs.
+printed apart). The ratios are medians of paired runs.
 """
 import argparse
 import contextlib
@@ -80,9 +81,8 @@ def make_model(path, kind):
     activation through 768x768 layers (16 MB of weights: each call streams
     them from the L3 cache and memory, which two workers share).
     "cache": a [64, 128] activation through ten 128x128 layers (640 KB of
-    weights, which stay in each core's own 1 MB L2 cache): arithmetic on
-    memory no other worker touches, to tell whether the shared memory is
-    what limits the speedup (it is not: this one scales less)."""
+    weights, which stay in each core's own 1 MB L2 cache, as long as the
+    worker stays on its core: unpinned, it scales least)."""
     import keras
 
     keras.utils.set_random_seed(0)
@@ -160,19 +160,23 @@ def measure(kind, args):
         for _ in range(200):
             model(path)(x)
         call = (time.perf_counter() - start) / 200
-        pairs, startups = [], []
+        unpinned = copy.deepcopy(config)
+        unpinned["simulation"]["workerCpuAffinity"] = False
+        runs, startups = [], []
         for _ in range(args.repeats):
             seq, seq_start = timed(SequentialRunner, config)
             par, par_start = timed(Loading, config)
-            pairs.append((seq, par))
+            free, _ = timed(Loading, unpinned)
+            runs.append((seq, par, free))
             startups.append(par_start - seq_start)
-        seq = statistics.median(a for a, _ in pairs)
-        par = statistics.median(b for _, b in pairs)
-        ratio = statistics.median(a / b for a, b in pairs)
+        seq, par, free = (statistics.median(r[i] for r in runs) for i in range(3))
+        ratio = statistics.median(r[0] / r[1] for r in runs)
+        free_ratio = statistics.median(r[0] / r[2] for r in runs)
         print(f"Keras model ({kind}) of {call * 1e3:.2f} ms a call, {args.steps} steps x 4 calls: "
               f"SequentialRunner {seq:.2f} s, TensorFlowAgentParallelRunner (2 spawned "
-              f"workers) {par:.2f} s, speedup {ratio:.2f}x [target >= 1.7x]; the workers' "
-              f"start-up {statistics.median(startups):.1f} s")
+              f"workers, pinned) {par:.2f} s, speedup {ratio:.2f}x [target >= 1.7x]; "
+              f"unpinned {free:.2f} s, {free_ratio:.2f}x; the workers' start-up "
+              f"{statistics.median(startups):.1f} s")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ Usage: parallel_test.py --pams BIN --plugin SAMPLES_LIB --test-agents LIB
 """
 import argparse
 import csv
+import json
 import os
 import re
 import signal
@@ -247,10 +248,19 @@ def contract(c):
         variants += [(PROCESSES, n, m) for m in ("fork", "spawn", "forkserver")
                      for n in (2, 4)]
         variants.append((PROCESSES, 2, "fork-timeout"))
+        # Workers pinned to CPUs: the same results.
+        variants += [(PROCESSES, 2, "fork-pinned"), (PROCESSES, 2, "spawn-pinned")]
     for runner, n, method in variants:
         sets = [f"simulation.numParallel={n}"]
         if method == "fork-timeout":  # every task in a worker, even lone ones
             sets += ['simulation.startMethod="fork"', "simulation.workerTimeout=60"]
+        elif method and method.endswith("-pinned"):
+            # fork: each its share; spawn: each the CPU given (which the
+            # other worker's replica may not use).
+            cpus = sorted(os.sched_getaffinity(0))[:2][::-1]
+            sets += [f'simulation.startMethod="{method[:-7]}"',
+                     "simulation.workerCpuAffinity=" +
+                     ("true" if method == "fork-pinned" else json.dumps(cpus))]
         elif method:
             sets.append(f'simulation.startMethod="{method}"')
         proc, got, warnings = run(runner, sets, "-contract")
@@ -276,6 +286,17 @@ def contract(c):
         c.count += 1
         if proc.returncode != 0 or len(notes) != 1:
             c.fail(f"CI2002 {runner}: exit {proc.returncode}, notes {notes!r}")
+
+    # A bad workerCpuAffinity is refused before the run, naming the key.
+    if not c.args.threads_only:
+        for value, message in (('"yes"', "simulation.workerCpuAffinity: expected true"),
+                               ("[0, 4096]", "simulation.workerCpuAffinity[1]: CPU 4096 is "
+                                             "not one this process may run on")):
+            proc, _, _ = c.run(config, 5, PROCESSES, [f"simulation.workerCpuAffinity={value}"],
+                               tag="-affinity")
+            c.count += 1
+            if proc.returncode != 2 or message not in proc.stderr:
+                c.fail(f"workerCpuAffinity={value}: exit {proc.returncode}, {proc.stderr[-300:]}")
 
     fee = "tests/parallel/fee.json"
     proc, _, _ = c.run(fee, 1, None, [], tag="-fee")

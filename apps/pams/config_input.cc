@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "pams/config/key_path.h"
 #include "pams/errors.h"
 #include "pams/runners/class_registry.h"
 #include "pams/tensorflow/tensorflow_runner.h"
@@ -43,49 +44,7 @@ void ApplySet(const std::string& assignment, Json* config) {
   if (text.find_first_of("[{") != std::string::npos) {
     value = ParseJson(text, "--set " + key);
   }
-  Json* node = config;
-  std::string walked;
-  size_t pos = 0;
-  while (pos <= key.size()) {
-    const size_t dot = key.find('.', pos);
-    std::string part = key.substr(pos, dot == std::string::npos ? std::string::npos
-                                                                : dot - pos);
-    pos = dot == std::string::npos ? key.size() + 1 : dot + 1;
-    std::vector<size_t> indexes;
-    while (!part.empty() && part.back() == ']') {
-      const size_t open = part.rfind('[');
-      if (open == std::string::npos) {
-        throw ConfigError("--set " + key, "unbalanced [ ] in the key");
-      }
-      try {
-        indexes.insert(indexes.begin(), std::stoul(part.substr(open + 1)));
-      } catch (const std::exception&) {
-        throw ConfigError("--set " + key, "a list index must be a number");
-      }
-      part.erase(open);
-    }
-    if (part.empty()) throw ConfigError("--set " + key, "empty key part");
-    if (!node->is_object()) {
-      throw ConfigError("--set " + key, "\"" + walked + "\" is not an object");
-    }
-    const bool last = pos > key.size() && indexes.empty();
-    if (!node->contains(part) && !last) {
-      throw ConfigError("--set " + key,
-                        "\"" + (walked.empty() ? "" : walked + ".") + part +
-                            "\" does not exist (--set adds only the last key of a path)");
-    }
-    node = &(*node)[part];
-    walked += (walked.empty() ? "" : ".") + part;
-    for (size_t index : indexes) {
-      if (!node->is_array() || index >= node->size()) {
-        throw ConfigError("--set " + key, "\"" + walked + "\" has no element " +
-                                              std::to_string(index));
-      }
-      node = &(*node)[index];
-      walked.append("[").append(std::to_string(index)).append("]");
-    }
-  }
-  *node = std::move(value);
+  AssignKeyPath(config, key, std::move(value), "--set");
 }
 
 Json LoadConfig(const std::string& path, const std::vector<std::string>& sets) {

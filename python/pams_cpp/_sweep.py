@@ -47,16 +47,16 @@ def sweep(config, seeds, grid=None, *, sets=None, runner="SequentialRunner",
     settings, directory = _load(config)
     seed_list = _seeds(seeds)
     axes = _grid(grid, sets)
+    base = json.dumps(settings)
     for key, value in (sets or {}).items():
-        _assign(settings, key, value, "sets")
+        base = _assign(base, key, value, "sets")
     keys = [key for key, _ in axes]
     points = list(itertools.product(*[values for _, values in axes])) or [()]
     tasks = []
     for point in points:
-        point_settings = json.loads(json.dumps(settings))
+        text = base
         for key, value in zip(keys, point):
-            _assign(point_settings, key, value, "grid")
-        text = json.dumps(point_settings)
+            text = _assign(text, key, value, "grid")
         values = [json.dumps(v) for v in point]
         for seed in seed_list:
             tasks.append((text, directory, str(seed), runner, list(sessions or []), keys,
@@ -195,38 +195,8 @@ def _grid(grid, sets):
     return axes
 
 
-_PART = re.compile(r"([^.\[\]]+)((?:\[\d+\])*)")
-
-
-def _assign(settings, key, value, what):
-    """settings[KEY] = value for a dotted KEY with [i] for list elements, as
-    pams sweep's --set: only the last key of the path may be new."""
-    parts = key.split(".")
-    node = settings
-    walked = ""
-    for n, part in enumerate(parts):
-        m = _PART.fullmatch(part)
-        if not m:
-            raise ConfigError(f"{what} {key}: bad key part {part!r}")
-        name, indexes = m.group(1), [int(i) for i in re.findall(r"\d+", m.group(2))]
-        last = n == len(parts) - 1
-        if not isinstance(node, dict):
-            raise ConfigError(f"{what} {key}: {walked!r} is not an object")
-        if name not in node and not (last and not indexes):
-            raise ConfigError(f"{what} {key}: {(walked + '.' if walked else '') + name!r} "
-                              f"does not exist")
-        walked = (walked + "." if walked else "") + name
-        if last and not indexes:
-            node[name] = value
-            return
-        parent, slot = node, name
-        for index in indexes:
-            child = parent[slot]
-            if not isinstance(child, list) or index >= len(child):
-                raise ConfigError(f"{what} {key}: {walked!r} has no element {index}")
-            parent, slot = child, index
-            walked += f"[{index}]"
-        if last:
-            parent[slot] = value
-            return
-        node = parent[slot]
+def _assign(text, key, value, what):
+    """The config (JSON text) with value at a dotted KEY with [i] for list
+    elements, set by the engine's code for pams sweep's --set (only the
+    last key of the path may be new)."""
+    return _core._assign_key(text, key, json.dumps(value), what)

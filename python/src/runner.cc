@@ -185,6 +185,7 @@ class PyRunner {
   }
   // REQUIRES: before Setup().
   void SetStartMethod(const std::string& method) { Process().set_default_start_method(method); }
+  void SetWorkerCpuAffinity(bool pin) { Process().set_default_worker_cpu_affinity(pin); }
 
   // start(fd) -> pid starts a "fork" worker (Python's os.fork).
   // REQUIRES: before Run().
@@ -442,6 +443,7 @@ void BindRunner(nb::module_& m) {
       .def("set_worker_initializer", &PyRunner::SetWorkerInitializer, nb::arg("fn"))
       .def("set_worker_program", &PyRunner::SetWorkerProgram, nb::arg("path"), nb::arg("argv"))
       .def("set_start_method", &PyRunner::SetStartMethod, nb::arg("method"))
+      .def("set_worker_cpu_affinity", &PyRunner::SetWorkerCpuAffinity, nb::arg("pin"))
       .def("set_worker_starter", &PyRunner::SetWorkerStarter, nb::arg("start"))
       .def("set_host_payload", &PyRunner::SetHostPayload, nb::arg("payload"))
       .def("make_replica", &PyRunner::MakeReplica, nb::arg("config_directory"))

@@ -9,6 +9,7 @@
 
 #include "analysis/sweep_summary.h"
 #include "bindings.h"
+#include "pams/config/key_path.h"
 #include "pams/errors.h"
 #include "pams/logs/csv_loggers.h"
 #include "pams/random/random.h"
@@ -86,12 +87,23 @@ std::vector<std::string> SweepCheck(const std::string& config,
   return warnings;
 }
 
+// The config (JSON text) with `value` (JSON text) at `key`, as --set sets
+// it; a ConfigError naming `what` and the key for a key that names no place.
+std::string AssignKey(const std::string& config, const std::string& key,
+                      const std::string& value, const std::string& what) {
+  Json settings = ParseJson(config, "config");
+  AssignKeyPath(&settings, key, ParseJson(value, what + " " + key), what);
+  return settings.dump();
+}
+
 }  // namespace
 
 void BindSweep(nb::module_& m) {
   m.def("_sweep_run", &SweepRun, nb::arg("config"), nb::arg("config_directory"),
         nb::arg("seed"), nb::arg("runner"), nb::arg("sessions"), nb::arg("keys"),
         nb::arg("values"), nb::arg("steps_csv"));
+  m.def("_assign_key", &AssignKey, nb::arg("config"), nb::arg("key"), nb::arg("value"),
+        nb::arg("what"));
   m.def("_sweep_check", &SweepCheck, nb::arg("config"), nb::arg("config_directory"),
         nb::arg("seed"), nb::arg("runner"));
 }

@@ -185,7 +185,8 @@ void Runner::WarnUnreadKeys() {
   // Keys that other built-in runners read (a config written for one runner
   // runs with another).
   static const std::vector<std::string> kOtherRunnersKeys = {
-      "numParallel", "startMethod", "workerTimeout", "tensorflowIntraOpThreads",
+      "numParallel", "startMethod", "workerTimeout", "workerCpuAffinity",
+      "tensorflowIntraOpThreads",
       "tensorflowInterOpThreads", "tensorflowGpuMemoryGrowth"};
   // Entries with errors were not read to the end; empty groups (numAgents
   // 0: switched off) not at all.

@@ -18,6 +18,7 @@
 
 #include "runners/agent_task.h"
 #include "runners/channel.h"
+#include "runners/cpu_affinity.h"
 #include "runners/runner_access.h"
 #include "pams/config/json.h"
 #include "pams/errors.h"
@@ -109,6 +110,8 @@ std::string WorkerInit::Encode() const {
   for (const std::string& p : plugins) w.write_string(p);
   w.write_string(config_directory);
   w.write(worker_index);
+  w.write<uint64_t>(cpus.size());
+  for (int cpu : cpus) w.write(cpu);
   w.write_string(host_payload);
   return out;
 }
@@ -123,6 +126,8 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
   for (uint64_t i = 0; i < n; ++i) init.plugins.push_back(r.read_string());
   init.config_directory = r.read_string();
   init.worker_index = r.read<int>();
+  const uint64_t cpus = r.read<uint64_t>();
+  for (uint64_t i = 0; i < cpus; ++i) init.cpus.push_back(r.read<int>());
   init.host_payload = r.read_string();
   return init;
 }
@@ -167,7 +172,16 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
   }
   Runner* runner = nullptr;
   try {
-    runner = build(WorkerInit::Decode(payload));
+    const WorkerInit init = WorkerInit::Decode(payload);
+    // Before the replica and the initializer start any thread (a
+    // framework's pools), so that every thread inherits it.
+    if (!init.cpus.empty()) {
+      const std::string error = PinProcess(init.cpus);
+      if (!error.empty()) {
+        throw SimulationError("simulation.workerCpuAffinity: " + error);
+      }
+    }
+    runner = build(init);
   } catch (const std::exception& e) {
     channel.Send(MessageType::kError, e.what());
     _exit(1);

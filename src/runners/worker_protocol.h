@@ -30,6 +30,8 @@ struct WorkerInit {
   std::vector<std::string> plugins;
   std::string config_directory;
   int worker_index = 0;
+  // The CPUs the worker runs on (simulation.workerCpuAffinity); empty: any.
+  std::vector<int> cpus;
   // What the program driving the runner sends its workers (the Python
   // package: its classes), opaque here.
   std::string host_payload;

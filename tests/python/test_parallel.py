@@ -242,8 +242,26 @@ class Dying(pams_cpp.agents.FCNAgent):
         return super().submit_orders(markets)
 
 
+class Unloadable(pams_cpp.agents.FCNAgent):
+    """Its state cannot be loaded in a worker once it has made 30 calls."""
+
+    def submit_orders(self, markets):
+        self.calls = getattr(self, "calls", 0) + 1
+        return super().submit_orders(markets)
+
+    def __getstate__(self):
+        return {"calls": getattr(self, "calls", 0)}
+
+    def __setstate__(self, state):
+        if state["calls"] >= 30 and str(os.getpid()) != os.environ["PAMS_TEST_MAIN_PID"]:
+            raise RuntimeError("cannot load this state")
+        self.calls = state["calls"]
+
+
 @pytest.mark.parametrize("start_method", ["fork", "spawn"])
-def test_a_worker_that_raises_or_dies_ends_the_run_with_a_clear_error(start_method, capsys):
+def test_a_worker_that_raises_or_dies_ends_the_run_with_a_clear_error(start_method, capsys,
+                                                                       monkeypatch):
+    monkeypatch.setenv("PAMS_TEST_MAIN_PID", str(os.getpid()))
     with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
         # workerTimeout: every task in a worker (a lone one would run here).
         config = with_parallel(json.load(f), 2, max_normal_orders=8, startMethod=start_method,
@@ -251,7 +269,10 @@ def test_a_worker_that_raises_or_dies_ends_the_run_with_a_clear_error(start_meth
     for cls, message in ((Failing, r"(?s)in submit_orders of agent FCNAgents-\d+ \(Failing\) at step "
                                    r"150.*ValueError: no price today"),
                          (Dying, r"worker process \d running agent FCNAgents-\d+ \(Dying\) at "
-                                 r"step 120 failed: .*exit")):
+                                 r"step 120 failed: .*exit"),
+                         # The worker cannot go on (it exits), with tasks queued.
+                         (Unloadable, r"(?s)agent FCNAgents-\d+ \(Unloadable\).*the worker's "
+                                      r"replica failed: .*cannot load this state")):
         config["FCNAgents"]["class"] = cls.__name__
         runner = MultiProcessAgentParallelRunner(settings=copy.deepcopy(config),
                                                  prng=random.Random(1))
@@ -436,3 +457,106 @@ print("RESULT", run(SequentialRunner, config) == run(MultiProcessAgentParallelRu
     out = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True,
                          timeout=300)
     assert "RESULT True" in out.stdout, out.stdout + out.stderr[-2000:]
+
+
+class AffinityRecorder(pams_cpp.agents.FCNAgent):
+    """Records the process and the CPUs it may run on at each call."""
+
+    def submit_orders(self, markets):
+        seen = getattr(self, "cpus_seen", [])
+        self.cpus_seen = seen + [(os.getpid(), sorted(os.sched_getaffinity(0)))]
+        return super().submit_orders(markets)
+
+
+def worker_cpus(runner_class, start_method, **simulation):
+    """{worker pid: the CPUs its calls ran on} for a run of AffinityRecorders."""
+    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
+        config = with_parallel(json.load(f), 2, startMethod=start_method, **simulation)
+    config["FCNAgents"]["class"] = "AffinityRecorder"
+    runner = runner_class(settings=config, prng=random.Random(1))
+    runner.class_register(AffinityRecorder)
+    runner.main()
+    cpus = {}
+    for agent in runner.simulator.agents:
+        for pid, seen in getattr(agent, "cpus_seen", []):
+            cpus.setdefault(pid, set()).add(tuple(seen))
+    assert os.getpid() not in cpus and len(cpus) == 2
+    assert all(len(sets) == 1 for sets in cpus.values())  # the same at every call
+    return sorted(next(iter(sets)) for sets in cpus.values())
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn", "forkserver"])
+def test_workers_run_on_the_cpus_worker_cpu_affinity_gives(start_method, capsys):
+    allowed = sorted(os.sched_getaffinity(0))
+    # Not pinned by default: every CPU this process may use.
+    assert (worker_cpus(MultiProcessAgentParallelRunner, start_method) ==
+            [tuple(allowed)] * 2)
+    # true: each worker its own share, the first share one larger.
+    if len(allowed) >= 2:
+        half = (len(allowed) + 1) // 2
+        expected = sorted([tuple(allowed[:half]), tuple(allowed[half:])])
+    else:
+        expected = [tuple(allowed)] * 2
+    assert worker_cpus(MultiProcessAgentParallelRunner, start_method,
+                       workerCpuAffinity=True) == expected
+    # An array: worker k takes entry k mod size (both on the last CPU here).
+    assert (worker_cpus(MultiProcessAgentParallelRunner, start_method,
+                        workerCpuAffinity=[[allowed[-1]]]) == [(allowed[-1],)] * 2)
+    if len(allowed) >= 2:  # each its own CPU, which the other's replica may not use
+        assert (worker_cpus(MultiProcessAgentParallelRunner, start_method,
+                            workerCpuAffinity=[allowed[1], [allowed[0]]]) ==
+                [(allowed[0],), (allowed[1],)])
+
+    class Pinning(MultiProcessAgentParallelRunner):
+        default_worker_cpu_affinity = True
+
+    assert worker_cpus(Pinning, start_method) == expected
+    assert worker_cpus(Pinning, start_method, workerCpuAffinity=False) == [tuple(allowed)] * 2
+    assert sorted(os.sched_getaffinity(0)) == allowed  # the main process is not pinned
+
+
+def test_the_engines_own_workers_are_pinned_too(capsys):
+    """Built-in classes only: the engine's workers (no Python there), seen
+    from the main process through /proc while the run goes on."""
+    allowed = sorted(os.sched_getaffinity(0))
+    seen = {}
+
+    class Watcher(pams_cpp.logs.Logger):
+        def process_market_step_end_log(self, log):
+            for pid in os.listdir("/proc"):
+                try:
+                    with open(f"/proc/{pid}/stat") as f:
+                        ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                    if ppid == os.getpid():
+                        seen[int(pid)] = tuple(sorted(os.sched_getaffinity(int(pid))))
+                except (OSError, ValueError):
+                    pass
+
+    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
+        config = with_parallel(json.load(f), 2, startMethod="fork", workerCpuAffinity=True)
+    runner = MultiProcessAgentParallelRunner(settings=config, prng=random.Random(1),
+                                             logger=Watcher())
+    runner.main()
+    half = (len(allowed) + 1) // 2
+    expected = (sorted([tuple(allowed[:half]), tuple(allowed[half:])]) if len(allowed) >= 2
+                else [tuple(allowed)] * 2)
+    assert sorted(seen.values()) == expected
+
+
+def test_a_bad_worker_cpu_affinity_is_refused_naming_the_key(capsys):
+    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
+        base = json.load(f)
+    for value, message in (("yes", r"simulation\.workerCpuAffinity: expected true"),
+                           ([], r"simulation\.workerCpuAffinity: expected true"),
+                           ([0, 4096], r"simulation\.workerCpuAffinity\[1\]: CPU 4096 is not "
+                                       r"one this process may run on"),
+                           ([[]], r"simulation\.workerCpuAffinity\[0\]: expected a non-empty")):
+        config = with_parallel(base, 2, workerCpuAffinity=value)
+        with pytest.raises(pams_cpp.ConfigError, match=message):
+            MultiProcessAgentParallelRunner(settings=config, prng=random.Random(1)).main()
+
+    class Bad(MultiProcessAgentParallelRunner):
+        default_worker_cpu_affinity = "yes"
+
+    with pytest.raises(ValueError, match="Bad.default_worker_cpu_affinity must be True or False"):
+        Bad(settings=with_parallel(base, 2))

@@ -96,7 +96,7 @@ def test_no_grid_is_the_cli_sweep_of_seeds(tmp_path):
     ({"seeds": [-1]}, "non-negative"),
     ({"seeds": [1], "grid": {"FCNAgents.chartWeight": []}}, "grid FCNAgents.chartWeight"),
     ({"seeds": [1], "grid": {"FCNAgents.chartWeight": [1, 1]}}, "given twice"),
-    ({"seeds": [1], "grid": {"Nope.x": [1]}}, "'Nope' does not exist"),
+    ({"seeds": [1], "grid": {"Nope.x": [1]}}, '"Nope" does not exist'),
     ({"seeds": [1], "grid": {"FCNAgents.timeWindowSize": [[100, 200], [100]]}},
      "grid point 1 (FCNAgents.timeWindowSize=[100])"),
     ({"seeds": [1], "sets": {"simulation.sessions[7].iterationSteps": 1}}, "has no element 7"),

@@ -21,6 +21,12 @@
 //                the runner's default_start_method().
 //   workerTimeout  processes only: seconds a task may take before the run
 //                stops with an error; default 0 (no limit).
+//   workerCpuAffinity  processes only: true pins worker k to its own share
+//                of the CPUs the main process may run on, false does not pin,
+//                an array gives each worker's CPUs ([0, 1]: worker 0 on CPU 0,
+//                worker 1 on CPU 1; [[0, 1], [2, 3]]: two CPUs each; worker k
+//                takes entry k mod size); default the runner's
+//                default_worker_cpu_affinity(). Results do not depend on it.
 //
 // The agent contract (simulator_view.h) is what makes this safe: during a
 // round, agents only read what their view shows and change their own
@@ -40,6 +46,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -125,6 +132,15 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
     default_start_method_set_ = std::move(method);
   }
   const std::string& start_method() const { return start_method_; }
+  // Whether workers are pinned to CPUs when the config sets no
+  // workerCpuAffinity: true pins worker k to its own share of the CPUs
+  // this process may run on. Default: false, since two runs on one machine
+  // would pin their workers to the same CPUs; runners whose workers size
+  // their thread pools to such a share (TensorFlow's) say true.
+  virtual bool default_worker_cpu_affinity() const { return false; }
+  // Replaces default_worker_cpu_affinity()'s answer (the Python package: a
+  // Python subclass's default_worker_cpu_affinity). REQUIRES: before setup().
+  void set_default_worker_cpu_affinity(bool pin) { default_worker_cpu_affinity_set_ = pin; }
   double worker_timeout() const { return worker_timeout_; }
 
   // Runs first in each worker process, after the replica is set up and
@@ -168,6 +184,9 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   bool RunsSingleTasksHere() const;
   std::string start_method_;
   std::string default_start_method_set_;  // empty: default_start_method()
+  std::optional<bool> default_worker_cpu_affinity_set_;
+  // Worker k's CPUs (workerCpuAffinity); empty: no pinning.
+  std::vector<std::vector<int>> worker_cpus_;
   std::string worker_program_;            // empty: /proc/self/exe
   std::vector<std::string> worker_argv_;
   std::function<int(int fd)> worker_starter_;  // empty: fork()

@@ -44,6 +44,9 @@ class PAMS_EXPORT TensorFlowAgentParallelRunner : public MultiProcessAgentParall
                                 const ClassRegistry& registry);
 
   std::string default_start_method() const override { return "spawn"; }
+  // Each worker's TensorFlow threads are sized to a share of the CPUs
+  // (tensorflowIntraOpThreads' default); pinning keeps them on that share.
+  bool default_worker_cpu_affinity() const override { return true; }
   // The options each worker applies.
   const Options& worker_options() const { return options_; }
 

@@ -10,7 +10,15 @@ rolled back, and their orders are committed in that order. Everything else
 on the simulation's thread. Config keys (in ``"simulation"``):
 ``numParallel`` (workers, default: CPUs - 1), and for processes
 ``startMethod`` (``"spawn"``, ``"forkserver"`` or ``"fork"``, default
-``default_start_method``) and ``workerTimeout`` (seconds, default 0: none).
+``default_start_method``), ``workerTimeout`` (seconds, default 0: none)
+and ``workerCpuAffinity`` (``true``: each worker on its own share of the
+CPUs this process may run on; ``false``: no pinning; or each worker's CPUs,
+``[0, 1]`` or ``[[0, 1], [2, 3]]``; default ``default_worker_cpu_affinity``,
+False here and True for the TensorFlow runner). Pinning matters for
+frameworks whose model calls hop between threads: unpinned, two such
+workers on two cores keep trading cores and caches. It does not change
+results; it assumes the CPUs are this run's (two pinned runs on one machine
+share the same CPUs).
 
 MultiThreadAgentParallelRunner runs the calls on threads of the engine.
 Python agents run there too, and give SequentialRunner's results, but a
@@ -103,14 +111,22 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
     _engine_class = "MultiProcessAgentParallelRunner"
     # The start method when the config sets no simulation.startMethod.
     default_start_method: Optional[str] = "fork"
+    # Whether workers are pinned to CPUs when the config sets no
+    # simulation.workerCpuAffinity (see the module's doc).
+    default_worker_cpu_affinity: bool = False
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         if self.default_start_method not in ("spawn", "forkserver", "fork"):
             raise ValueError(f"{type(self).__name__}.default_start_method must be \"spawn\", "
                              f"\"forkserver\" or \"fork\", got {self.default_start_method!r}")
-        # simulation.startMethod in the config wins.
+        if not isinstance(self.default_worker_cpu_affinity, bool):
+            raise ValueError(f"{type(self).__name__}.default_worker_cpu_affinity must be True or "
+                             f"False, got {self.default_worker_cpu_affinity!r}")
+        # simulation.startMethod and simulation.workerCpuAffinity in the
+        # config win.
         self._core.set_start_method(self.default_start_method)
+        self._core.set_worker_cpu_affinity(self.default_worker_cpu_affinity)
 
     def _prepare_worker_process(self) -> None:
         """Runs first in each worker process, after its replica is set up and

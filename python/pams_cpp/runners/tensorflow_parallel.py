@@ -16,6 +16,12 @@ worker processes are prepared for agents that call TensorFlow in
   runs). The main process is left as it is; ``configure_tensorflow(config)``
   configures it the same way, so that SequentialRunner gives the same
   numbers (call it before TensorFlow runs there).
+* Workers are pinned to CPUs by default (``default_worker_cpu_affinity``,
+  ``simulation.workerCpuAffinity`` wins): worker k to its own share of the
+  CPUs, the share its intra-op threads are sized to. A Keras call hops
+  between the calling thread and TensorFlow's inter-op thread; unpinned, two
+  workers on two cores keep trading cores and L2 caches (1.3-1.4x over
+  SequentialRunner against 1.75-1.9x pinned, on a 2-core machine).
 
 For results identical to SequentialRunner, agents draw their random numbers
 from ``self.prng`` (e.g. the seeds of stateless random ops) and keep models
@@ -98,6 +104,7 @@ class TensorFlowAgentParallelRunner(MultiProcessAgentParallelRunner):
     the module's doc)."""
 
     default_start_method: Optional[str] = "spawn"
+    default_worker_cpu_affinity: bool = True
 
     def __init__(self, *args, **kwargs) -> None:
         self._tf = _import_tensorflow()
