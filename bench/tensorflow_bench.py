@@ -9,7 +9,8 @@
    The steady state is measured as the difference between a run of 20 and
    one of 620 steps, so that neither TensorFlow's loading (in the main
    process for SequentialRunner) nor the workers' start-up (reported apart,
-   with their memory, from PAMS_WORKER_STATS) counts.
+   with their memory, from PAMS_WORKER_STATS) counts; each repeat runs
+   every side back to back, and the ratios are medians of the repeats'.
 2. Per-task overhead on the TensorFlow sample (small model): (runner time -
    start-up - SequentialRunner time) / tasks.
 
@@ -26,6 +27,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNNER = "TensorFlowAgentParallelRunner"
 LONG = 620  # steps of the long run; the short one has 20
+REPEATS = 3
 
 
 def run(args, config, *extra, env=None):
@@ -66,35 +68,49 @@ def main():
     # sample) and one inter-op thread, in SequentialRunner's main process
     # as in each worker.
     c["simulation"]["tensorflowInterOpThreads"] = 1
-    times = {}
+    configs = {}
     for steps in (20, LONG):
         for sess, n in zip(c["simulation"]["sessions"], (10, steps - 10)):
             sess["iterationSteps"] = n
             sess["maxNormalOrders"] = 8
-        heavy = os.path.join(tmp, f"heavy-{steps}.json")
-        with open(heavy, "w") as f:
+        configs[steps] = os.path.join(tmp, f"heavy-{steps}.json")
+        with open(configs[steps], "w") as f:
             json.dump(c, f)
-        times[steps] = (median(args, heavy)[0],
-                        median(args, heavy, "--runner", RUNNER, "--set",
-                               "simulation.numParallel=2"),
-                        median(args, heavy, "--runner", RUNNER, "--set",
-                               "simulation.numParallel=2", "--set",
-                               "simulation.workerCpuAffinity=false")[0])
+    parallel = ("--runner", RUNNER, "--set", "simulation.numParallel=2")
+    variants = {"seq": (), "pinned": parallel,
+                "unpinned": parallel + ("--set", "simulation.workerCpuAffinity=false")}
+    env = dict(os.environ, PAMS_WORKER_STATS="1")
+    # Paired: each repeat runs every variant back to back, so that the VM's
+    # drift in speed (+-30% from minute to minute) hits all of them alike;
+    # the ratios are the medians of the repeats' ratios.
+    rows, workers = [], []
+    for _ in range(REPEATS):
+        row = {}
+        for name, extra in variants.items():
+            short, long_ = (run(args, configs[steps], *extra, env=env) for steps in (20, LONG))
+            row[name] = (long_[0] - short[0], long_[0])
+            if name == "pinned":
+                workers = long_[1]
+        rows.append(row)
+
+    def med(values):
+        values = sorted(values)
+        return values[len(values) // 2]
+
     calls = (LONG - 20) * 8
-    seq = times[LONG][0] - times[20][0]
-    par = times[LONG][1][0] - times[20][1][0]
-    workers = times[LONG][1][1]
-    speedup = seq / par
-    unpinned = times[LONG][2] - times[20][2]
-    print(f"1. Heavy model, 8 agents per step, {LONG - 20} steps more ({calls} calls):")
+    seq, par, unpinned = (med(r[k][0] for r in rows) for k in variants)
+    speedup = med(r["seq"][0] / r["pinned"][0] for r in rows)
+    unpinned_speedup = med(r["seq"][0] / r["unpinned"][0] for r in rows)
+    print(f"1. Heavy model, 8 agents per step, {LONG - 20} steps more ({calls} calls), "
+          f"medians of {REPEATS} paired repeats:")
     print(f"   SequentialRunner                          {seq:7.3f} s "
           f"({seq / calls * 1e3:.2f} ms a call)")
     print(f"   {RUNNER}, 2 workers  {par:7.3f} s (pinned to CPUs, the default)")
     print(f"   speedup {speedup:.2f}x {'ok' if speedup >= 1.7 else 'BELOW 1.7x'} "
-          f"(whole {LONG}-step runs, start-up included: {times[LONG][0]:.2f} s vs "
-          f"{times[LONG][1][0]:.2f} s)")
+          f"(whole {LONG}-step runs, start-up included: {med(r['seq'][1] for r in rows):.2f} s "
+          f"vs {med(r['pinned'][1] for r in rows):.2f} s)")
     print(f"   the same, not pinned (workerCpuAffinity false)  {unpinned:7.3f} s, "
-          f"speedup {seq / unpinned:.2f}x")
+          f"speedup {unpinned_speedup:.2f}x")
     for i, (ready, rss, peak) in enumerate(workers):
         print(f"   worker {i}: ready (TensorFlow loaded, configured, model loaded) after "
               f"{ready:.3f} s; memory {rss} MiB (peak {peak} MiB)")

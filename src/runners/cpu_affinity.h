@@ -7,8 +7,8 @@
 // the kernel may place on another core, so two workers on two cores keep
 // trading cores, queueing behind each other and losing their L2 caches.
 // Pinning each worker's threads to its own cores stops that (on a 2-core
-// machine, a Keras model whose weights fit in L2 went from 1.3-1.4x to
-// 1.75-1.9x over SequentialRunner).
+// machine, a Keras model whose weights fit in L2 went from 1.2-1.5x to
+// 1.7-2.0x over SequentialRunner, bench/tensorflow_python_bench.py).
 //
 // Thread safety: the functions keep no state; PinProcess changes the whole
 // process and is meant for a worker before it starts serving tasks.

@@ -20,8 +20,8 @@ worker processes are prepared for agents that call TensorFlow in
   ``simulation.workerCpuAffinity`` wins): worker k to its own share of the
   CPUs, the share its intra-op threads are sized to. A Keras call hops
   between the calling thread and TensorFlow's inter-op thread; unpinned, two
-  workers on two cores keep trading cores and L2 caches (1.3-1.4x over
-  SequentialRunner against 1.75-1.9x pinned, on a 2-core machine).
+  workers on two cores keep trading cores and L2 caches (1.2-1.5x over
+  SequentialRunner against 1.7-2.0x pinned, on a 2-core machine).
 
 For results identical to SequentialRunner, agents draw their random numbers
 from ``self.prng`` (e.g. the seeds of stateless random ops) and keep models
