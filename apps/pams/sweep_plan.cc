@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "pams/errors.h"
+#include "util/int_ranges.h"
 
 namespace pams::cli {
 
@@ -78,16 +79,7 @@ std::vector<int64_t> ParseSeeds(const std::string& text) {
 }
 
 std::string FormatSeeds(const std::vector<int64_t>& seeds) {
-  std::string text;
-  for (size_t i = 0; i < seeds.size();) {
-    size_t j = i;
-    while (j + 1 < seeds.size() && seeds[j + 1] == seeds[j] + 1) ++j;
-    if (!text.empty()) text += ',';
-    text += std::to_string(seeds[i]);
-    if (j > i) text.append("-").append(std::to_string(seeds[j]));
-    i = j + 1;
-  }
-  return text;
+  return FormatIntRanges(seeds);
 }
 
 std::vector<GridAxis> ParseGrid(const std::vector<std::string>& grid,

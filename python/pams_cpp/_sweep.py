@@ -47,17 +47,15 @@ def sweep(config, seeds, grid=None, *, sets=None, runner="SequentialRunner",
     settings, directory = _load(config)
     seed_list = _seeds(seeds)
     axes = _grid(grid, sets)
-    base = json.dumps(settings)
-    for key, value in (sets or {}).items():
-        base = _assign(base, key, value, "sets")
+    sets = sets or {}
+    base = _assign(json.dumps(settings), list(sets), [json.dumps(v) for v in sets.values()],
+                   "sets")
     keys = [key for key, _ in axes]
     points = list(itertools.product(*[values for _, values in axes])) or [()]
     tasks = []
     for point in points:
-        text = base
-        for key, value in zip(keys, point):
-            text = _assign(text, key, value, "grid")
         values = [json.dumps(v) for v in point]
+        text = _assign(base, keys, values, "grid")
         for seed in seed_list:
             tasks.append((text, directory, str(seed), runner, list(sessions or []), keys,
                           values))
@@ -195,8 +193,8 @@ def _grid(grid, sets):
     return axes
 
 
-def _assign(text, key, value, what):
-    """The config (JSON text) with value at a dotted KEY with [i] for list
-    elements, set by the engine's code for pams sweep's --set (only the
-    last key of the path may be new)."""
-    return _core._assign_key(text, key, json.dumps(value), what)
+def _assign(text, keys, values, what):
+    """The config (JSON text) with each value (JSON text) at its dotted key
+    with [i] for list elements, set by the engine's code for pams sweep's
+    --set (only the last key of a path may be new)."""
+    return _core._assign_keys(text, keys, values, what)

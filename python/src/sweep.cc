@@ -87,12 +87,18 @@ std::vector<std::string> SweepCheck(const std::string& config,
   return warnings;
 }
 
-// The config (JSON text) with `value` (JSON text) at `key`, as --set sets
-// it; a ConfigError naming `what` and the key for a key that names no place.
-std::string AssignKey(const std::string& config, const std::string& key,
-                      const std::string& value, const std::string& what) {
+// The config (JSON text) with values[i] (JSON text) at keys[i], as --set
+// sets them; a ConfigError naming `what` and the key for a key that names
+// no place. One parse and one dump, whatever the number of keys.
+std::string AssignKeys(const std::string& config, const std::vector<std::string>& keys,
+                       const std::vector<std::string>& values, const std::string& what) {
+  if (keys.size() != values.size()) {
+    throw ConfigError(what, "as many values as keys are needed");
+  }
   Json settings = ParseJson(config, "config");
-  AssignKeyPath(&settings, key, ParseJson(value, what + " " + key), what);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    AssignKeyPath(&settings, keys[i], ParseJson(values[i], what + " " + keys[i]), what);
+  }
   return settings.dump();
 }
 
@@ -102,7 +108,7 @@ void BindSweep(nb::module_& m) {
   m.def("_sweep_run", &SweepRun, nb::arg("config"), nb::arg("config_directory"),
         nb::arg("seed"), nb::arg("runner"), nb::arg("sessions"), nb::arg("keys"),
         nb::arg("values"), nb::arg("steps_csv"));
-  m.def("_assign_key", &AssignKey, nb::arg("config"), nb::arg("key"), nb::arg("value"),
+  m.def("_assign_keys", &AssignKeys, nb::arg("config"), nb::arg("keys"), nb::arg("values"),
         nb::arg("what"));
   m.def("_sweep_check", &SweepCheck, nb::arg("config"), nb::arg("config_directory"),
         nb::arg("seed"), nb::arg("runner"));

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "pams/config/settings.h"
+#include "util/int_ranges.h"
 
 namespace pams {
 
@@ -45,18 +46,7 @@ std::vector<std::vector<int>> SplitCpus(const std::vector<int>& allowed,
   return blocks;
 }
 
-std::string FormatCpus(const std::vector<int>& cpus) {
-  std::string out;
-  for (size_t i = 0; i < cpus.size();) {
-    size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(cpus[i]);
-    if (j > i) out += '-' + std::to_string(cpus[j]);
-    i = j + 1;
-  }
-  return out;
-}
+std::string FormatCpus(const std::vector<int>& cpus) { return FormatIntRanges(cpus); }
 
 namespace {
 

@@ -485,6 +485,15 @@ def worker_cpus(runner_class, start_method, **simulation):
     return sorted(next(iter(sets)) for sets in cpus.values())
 
 
+def two_shares(allowed):
+    """What workerCpuAffinity true gives 2 workers: each its own share of
+    the allowed CPUs, the first one larger (both all of one CPU)."""
+    if len(allowed) < 2:
+        return [tuple(allowed)] * 2
+    half = (len(allowed) + 1) // 2
+    return sorted([tuple(allowed[:half]), tuple(allowed[half:])])
+
+
 @pytest.mark.parametrize("start_method", ["fork", "spawn", "forkserver"])
 def test_workers_run_on_the_cpus_worker_cpu_affinity_gives(start_method, capsys):
     allowed = sorted(os.sched_getaffinity(0))
@@ -492,11 +501,7 @@ def test_workers_run_on_the_cpus_worker_cpu_affinity_gives(start_method, capsys)
     assert (worker_cpus(MultiProcessAgentParallelRunner, start_method) ==
             [tuple(allowed)] * 2)
     # true: each worker its own share, the first share one larger.
-    if len(allowed) >= 2:
-        half = (len(allowed) + 1) // 2
-        expected = sorted([tuple(allowed[:half]), tuple(allowed[half:])])
-    else:
-        expected = [tuple(allowed)] * 2
+    expected = two_shares(allowed)
     assert worker_cpus(MultiProcessAgentParallelRunner, start_method,
                        workerCpuAffinity=True) == expected
     # An array: worker k takes entry k mod size (both on the last CPU here).
@@ -523,6 +528,8 @@ def test_the_engines_own_workers_are_pinned_too(capsys):
 
     class Watcher(pams_cpp.logs.Logger):
         def process_market_step_end_log(self, log):
+            if len(seen) == 2:  # both workers seen: no more /proc scans
+                return
             for pid in os.listdir("/proc"):
                 try:
                     with open(f"/proc/{pid}/stat") as f:
@@ -537,10 +544,7 @@ def test_the_engines_own_workers_are_pinned_too(capsys):
     runner = MultiProcessAgentParallelRunner(settings=config, prng=random.Random(1),
                                              logger=Watcher())
     runner.main()
-    half = (len(allowed) + 1) // 2
-    expected = (sorted([tuple(allowed[:half]), tuple(allowed[half:])]) if len(allowed) >= 2
-                else [tuple(allowed)] * 2)
-    assert sorted(seen.values()) == expected
+    assert sorted(seen.values()) == two_shares(allowed)
 
 
 def test_a_bad_worker_cpu_affinity_is_refused_naming_the_key(capsys):
