@@ -143,9 +143,6 @@ nb::object ToPythonAction(const PythonClasses& classes, const Simulator& sim,
 
 namespace {
 
-// pams_cpp.runners._task_state, which pickles Python agents' state.
-nb::object TaskState() { return nb::module_::import_("pams_cpp.runners._task_state"); }
-
 // What Python's super() calls and the Python agent classes reach.
 class PythonAgentCalls : public PythonPart {
  public:
@@ -218,7 +215,7 @@ class PyAgent final : public Base, public PythonAgentCalls {
     try {
       nb::object actions = run_->is_worker && last_actions_.is_valid() ? last_actions_
                                                                        : nb::list();
-      blob = TaskState().attr("dumps")(self_, actions, run_->is_worker);
+      blob = run_->task_state().dumps(self_, actions, run_->is_worker);
     } catch (nb::python_error& e) {
       // Raised from the run as it is (a KeyboardInterrupt stays one).
       StopWithPythonError(run_, e,
@@ -235,12 +232,10 @@ class PyAgent final : public Base, public PythonAgentCalls {
     Base::load_state(in);
     const std::string blob = in.read_string();
     nb::gil_scoped_acquire gil;
-    PythonRun* run = run_;
-    nb::object find = nb::cpp_function(
-        [run](int market_id, int64_t order_id) { return run->mirror.Find(market_id, order_id); });
     nb::object actions;
     try {
-      actions = TaskState().attr("loads")(self_, nb::bytes(blob.data(), blob.size()), find);
+      const PythonRun::TaskStateCalls& calls = run_->task_state();
+      actions = calls.loads(self_, nb::bytes(blob.data(), blob.size()), calls.find_order);
     } catch (nb::python_error& e) {
       StopWithPythonError(run_, e,
                           "loading the state of agent " + this->name() + " (" + cls_->name +

@@ -175,19 +175,39 @@ struct PythonRun {
   // objects given to Python belong to.
   nb::handle owner;
 
+  // What the process runner's tasks pickle Python agents' state with:
+  // pams_cpp.runners._task_state's dumps and loads, and the lookup of this
+  // run's orders by id that loads takes.
+  struct TaskStateCalls {
+    nb::object dumps;
+    nb::object loads;
+    nb::object find_order;
+  };
+  // Made at the first call, not at each task (importing the module and
+  // making the lookup's function object took microseconds a task).
+  // REQUIRES: the GIL is held.
+  const TaskStateCalls& task_state();
+
   template <typename Visit>
   void Traverse(Visit&& visit) const {
     classes.Traverse(visit);
     mirror.Traverse(visit);
     visit(markets.ptr());
     visit(simulator_object.ptr());
+    visit(task_state_.dumps.ptr());
+    visit(task_state_.loads.ptr());
+    visit(task_state_.find_order.ptr());
   }
   // REQUIRES: the GIL is held.
   void Clear() {
     mirror.Clear();
     markets = nb::object();
     simulator_object = nb::object();
+    task_state_ = TaskStateCalls();
   }
+
+ private:
+  TaskStateCalls task_state_;
 };
 
 // The Python log object (pams_cpp.logs.base) of an engine log.
