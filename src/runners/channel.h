@@ -38,10 +38,7 @@ class Channel {
   explicit Channel(int fd) : fd_(fd) {}
   ~Channel();
   Channel(Channel&& other) noexcept
-      : fd_(other.fd_),
-        in_(std::move(other.in_)),
-        in_pos_(other.in_pos_),
-        spin_seconds_(other.spin_seconds_) {
+      : fd_(other.fd_), in_(std::move(other.in_)), in_pos_(other.in_pos_) {
     other.fd_ = -1;
   }
   Channel& operator=(Channel&& other) noexcept;
@@ -54,13 +51,6 @@ class Channel {
   bool has_buffered() const { return in_pos_ < in_.size(); }
   bool is_open() const { return fd_ >= 0; }
   void Close();
-
-  // How long reads spin on the socket (yielding the CPU) before they sleep
-  // in poll: waking a sleeping process costs tens of microseconds on
-  // virtual machines (a round trip measured 100 us here, 8 us spinning).
-  // Default: kDefaultSpinSeconds.
-  static constexpr double kDefaultSpinSeconds = 200e-6;
-  void set_spin_seconds(double seconds) { spin_seconds_ = seconds; }
 
   // Writes one message. Returns kClosed if the peer is gone.
   Status Send(MessageType type, std::string_view payload);
@@ -86,7 +76,6 @@ class Channel {
   // system call per message instead of one per header and payload.
   std::string in_;
   size_t in_pos_ = 0;
-  double spin_seconds_ = kDefaultSpinSeconds;
 };
 
 // Seconds on a monotonic clock.

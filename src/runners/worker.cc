@@ -2,7 +2,6 @@
 // worker loop and the forkserver.
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -20,7 +19,6 @@
 #include "runners/agent_task.h"
 #include "runners/channel.h"
 #include "runners/cpu_affinity.h"
-#include "runners/idle_spin.h"
 #include "runners/runner_access.h"
 #include "pams/config/json.h"
 #include "pams/errors.h"
@@ -197,16 +195,8 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
   std::vector<std::string> warnings;
   std::string reply;
   std::string state;
-  // How long to spin before sleeping, from the waits for messages that had
-  // not arrived when the wait began (see idle_spin.h).
-  IdleSpin spin;
   for (;;) {
-    pollfd ready{fd, POLLIN, 0};
-    const bool waits = !channel.has_buffered() && poll(&ready, 1, 0) == 0;
-    const double wait_start = MonotonicSeconds();
-    channel.set_spin_seconds(spin.seconds());
     if (channel.Receive(&type, &payload) != Channel::Status::kOk) _exit(0);
-    if (waits) spin.Record(MonotonicSeconds() - wait_start);
     if (type == MessageType::kShutdown) _exit(0);
     try {
       StateReader r(payload);
