@@ -564,3 +564,39 @@ def test_a_bad_worker_cpu_affinity_is_refused_naming_the_key(capsys):
 
     with pytest.raises(ValueError, match="Bad.default_worker_cpu_affinity must be True or False"):
         Bad(settings=with_parallel(base, 2))
+
+
+def test_a_tasks_state_keeps_the_main_processs_orders():
+    """What a worker returns: orders in a book come back as the main
+    process's objects (once, wherever the state refers to them), new ones
+    and those no longer in a book as copies with their fields."""
+    from pams_cpp.order import Cancel, LIMIT_ORDER, Order
+    from pams_cpp.runners import _task_state
+
+    class Fields:
+        pass
+
+    def order(order_id):
+        o = Order(agent_id=0, market_id=1, is_buy=True, kind=LIMIT_ORDER, volume=2, price=100.0)
+        o.order_id = order_id
+        return o
+
+    in_book, gone, new = order(7), order(8), order(None)
+    worker_agent = Fields()
+    worker_agent.kept = [in_book, gone, new]
+    worker_agent.count = 3
+    blob = _task_state.dumps(worker_agent, [Cancel(order=in_book), new], in_worker=True)
+
+    mains = {(1, 7): order(7)}
+    main_agent = Fields()
+    main_agent.stale = "deleted by the worker"
+    actions = _task_state.loads(main_agent, blob, lambda m, i: mains.get((m, i)))
+    kept = main_agent.kept
+    assert kept[0] is mains[(1, 7)] and actions[0].order is kept[0]
+    assert kept[1] is not gone and vars(kept[1]) == vars(gone)
+    assert kept[2] is actions[1] and vars(kept[2]) == vars(new)
+    assert main_agent.count == 3 and not hasattr(main_agent, "stale")
+    # From the main process, orders travel as copies (the worker's replica
+    # has no Python orders to find).
+    assert _task_state.loads(Fields(), _task_state.dumps(main_agent, [], in_worker=False),
+                             lambda m, i: None) == []
