@@ -40,6 +40,17 @@ python: deps
 PYTHON_VERSION := $(or $(shell /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null),3.11)
 TF_LIB = $(CURDIR)/.venv-tf/lib/python$(PYTHON_VERSION)/site-packages/tensorflow/libtensorflow_cc.so.2
 
+# ccache (scripts/install-deps.sh installs it) keeps compiled objects
+# between build folders and clones: build/, build-python/ and the sanitizer
+# builds of one checkout, and other worktrees, share what did not change.
+# CCACHE_BASEDIR makes the paths it hashes relative to the checkout.
+CCACHE := $(shell command -v ccache 2>/dev/null)
+export CCACHE_BASEDIR ?= $(CURDIR)
+ifneq ($(CCACHE),)
+export CMAKE_CXX_COMPILER_LAUNCHER ?= ccache
+export CMAKE_C_COMPILER_LAUNCHER ?= ccache
+endif
+
 configure: deps
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	  -DPAMS_REFERENCE_PYTHON=$(CURDIR)/.venv-ref/bin/python \

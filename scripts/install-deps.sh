@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   # build
   build-essential cmake ninja-build pkg-config
+  # compiled objects kept between builds and clones (Makefile: CCACHE)
+  ccache
   # libraries (see README: what each dependency is for)
   nlohmann-json3-dev libcli11-dev libfmt-dev libabsl-dev
   # pams sweep across MPI ranks (mpirun; the module libpams_mpi.so)

@@ -28,5 +28,10 @@ fi
 numpy_version="$("$venv/bin/python" -c 'import numpy; print(numpy.__version__)')"
 "${pip[@]}" install -c <(echo "numpy==$numpy_version") "pandas>=2,<3" "pyarrow>=14,<21" \
   "dask[distributed]>=2024.1"
+# ccache, where installed, as for build/ (Makefile): a reinstall compiles
+# only what changed, also into a fresh build-python/.
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}" CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"
+fi
 "${pip[@]}" install --no-build-isolation "$root"
 "$venv/bin/python" -c "import pams_cpp; print('pams_cpp', pams_cpp.__version__, 'in .venv-py')"

@@ -215,7 +215,7 @@ class PyAgent final : public Base, public PythonAgentCalls {
     try {
       nb::object actions = run_->is_worker && last_actions_.is_valid() ? last_actions_
                                                                        : nb::list();
-      blob = run_->task_state().dumps(self_, actions, run_->is_worker);
+      blob = run_->classes.task_state_dumps(self_, actions, run_->is_worker);
     } catch (nb::python_error& e) {
       // Raised from the run as it is (a KeyboardInterrupt stays one).
       StopWithPythonError(run_, e,
@@ -234,8 +234,8 @@ class PyAgent final : public Base, public PythonAgentCalls {
     nb::gil_scoped_acquire gil;
     nb::object actions;
     try {
-      const PythonRun::TaskStateCalls& calls = run_->task_state();
-      actions = calls.loads(self_, nb::bytes(blob.data(), blob.size()), calls.find_order);
+      actions = run_->classes.task_state_loads(self_, nb::bytes(blob.data(), blob.size()),
+                                                run_->find_order);
     } catch (nb::python_error& e) {
       StopWithPythonError(run_, e,
                           "loading the state of agent " + this->name() + " (" + cls_->name +

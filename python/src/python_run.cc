@@ -34,18 +34,16 @@ PythonClasses::PythonClasses() {
   session_end_log = logs_module.attr("SessionEndLog");
   market_step_begin_log = logs_module.attr("MarketStepBeginLog");
   market_step_end_log = logs_module.attr("MarketStepEndLog");
+  nb::module_ task_state = nb::module_::import_("pams_cpp.runners._task_state");
+  task_state_dumps = task_state.attr("dumps");
+  task_state_loads = task_state.attr("loads");
 }
 
-const PythonRun::TaskStateCalls& PythonRun::task_state() {
-  if (!task_state_.dumps.is_valid()) {
-    nb::module_ module = nb::module_::import_("pams_cpp.runners._task_state");
-    task_state_.dumps = module.attr("dumps");
-    task_state_.loads = module.attr("loads");
-    task_state_.find_order = nb::cpp_function(
-        [this](int market_id, int64_t order_id) { return mirror.Find(market_id, order_id); });
-  }
-  return task_state_;
-}
+PythonRun::PythonRun()
+    : mirror(&classes),
+      find_order(nb::cpp_function([this](int market_id, int64_t order_id) {
+        return mirror.Find(market_id, order_id);
+      })) {}
 
 // ------------------------------------------------------------- Python logs
 

@@ -63,8 +63,8 @@ class PendingError {
   std::unique_ptr<nb::python_error> error_;
 };
 
-// pams_cpp's Python classes that the engine makes objects of, imported once
-// per runner.
+// pams_cpp's Python classes that the engine makes objects of, and the
+// functions it calls, imported once per runner.
 struct PythonClasses {
   // REQUIRES: the GIL is held.
   PythonClasses();
@@ -82,6 +82,10 @@ struct PythonClasses {
   nb::object session_end_log;
   nb::object market_step_begin_log;
   nb::object market_step_end_log;
+  // pams_cpp.runners._task_state's dumps and loads: what the process
+  // runner's tasks pickle Python agents' state with.
+  nb::object task_state_dumps;
+  nb::object task_state_loads;
 
   const nb::object& kind(OrderKind k) const {
     return k == OrderKind::kLimit ? limit_order : market_order;
@@ -92,7 +96,7 @@ struct PythonClasses {
          {&order, &cancel, &limit_order, &market_order, &order_log, &cancel_log,
           &expiration_log, &execution_log, &simulation_begin_log, &simulation_end_log,
           &session_begin_log, &session_end_log, &market_step_begin_log,
-          &market_step_end_log}) {
+          &market_step_end_log, &task_state_dumps, &task_state_loads}) {
       visit(o->ptr());
     }
   }
@@ -149,7 +153,7 @@ class OrderMirror final : public Logger {
 
 struct PythonRun {
   // REQUIRES: the GIL is held.
-  PythonRun() : mirror(&classes) {}
+  PythonRun();
   PythonRun(const PythonRun&) = delete;
   PythonRun& operator=(const PythonRun&) = delete;
 
@@ -175,18 +179,9 @@ struct PythonRun {
   // objects given to Python belong to.
   nb::handle owner;
 
-  // What the process runner's tasks pickle Python agents' state with:
-  // pams_cpp.runners._task_state's dumps and loads, and the lookup of this
-  // run's orders by id that loads takes.
-  struct TaskStateCalls {
-    nb::object dumps;
-    nb::object loads;
-    nb::object find_order;
-  };
-  // Made at the first call, not at each task (importing the module and
-  // making the lookup's function object took microseconds a task).
-  // REQUIRES: the GIL is held.
-  const TaskStateCalls& task_state();
+  // mirror.Find as a Python function, which classes.task_state_loads takes
+  // (made once: making it at each task took microseconds).
+  nb::object find_order;
 
   template <typename Visit>
   void Traverse(Visit&& visit) const {
@@ -194,20 +189,14 @@ struct PythonRun {
     mirror.Traverse(visit);
     visit(markets.ptr());
     visit(simulator_object.ptr());
-    visit(task_state_.dumps.ptr());
-    visit(task_state_.loads.ptr());
-    visit(task_state_.find_order.ptr());
+    visit(find_order.ptr());
   }
   // REQUIRES: the GIL is held.
   void Clear() {
     mirror.Clear();
     markets = nb::object();
     simulator_object = nb::object();
-    task_state_ = TaskStateCalls();
   }
-
- private:
-  TaskStateCalls task_state_;
 };
 
 // The Python log object (pams_cpp.logs.base) of an engine log.
