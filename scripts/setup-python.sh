@@ -5,8 +5,9 @@
 # (--system-site-packages), with the reference PAMS (pams==0.3.0) beside
 # pams_cpp, so that the Python tests compare the two in one interpreter on
 # the reference BLAS, as the differential tests do. Each call reinstalls
-# pams_cpp; the build directory (build-python/) is kept, so only what
-# changed compiles again.
+# pams_cpp; the build directory (build-python/<wheel tag>-<interpreter
+# key>, python/backend/pams_build_backend.py) is kept, so only what changed
+# compiles again.
 set -euo pipefail
 PAMS_VERSION=0.3.0
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,10 +29,11 @@ fi
 numpy_version="$("$venv/bin/python" -c 'import numpy; print(numpy.__version__)')"
 "${pip[@]}" install -c <(echo "numpy==$numpy_version") "pandas>=2,<3" "pyarrow>=14,<21" \
   "dask[distributed]>=2024.1"
-# ccache, where installed, as for build/ (Makefile): a reinstall compiles
-# only what changed, also into a fresh build-python/.
+# ccache, where installed (CMakeLists.txt uses it by itself): with the
+# checkout as its base directory, objects compiled in another checkout or
+# build folder are found in the cache too.
 if command -v ccache >/dev/null; then
-  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}" CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 fi
 "${pip[@]}" install --no-build-isolation "$root"
 "$venv/bin/python" -c "import pams_cpp; print('pams_cpp', pams_cpp.__version__, 'in .venv-py')"
