@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps reference tensorflow jax torch python configure build test demo bench sanitize fuzz ci clean
+.PHONY: all deps reference tensorflow jax torch python wheel configure build test demo bench sanitize fuzz ci clean
 
 all: build
 
@@ -29,6 +29,11 @@ torch: deps
 # .venv-py with pams_cpp (and the reference PAMS) installed.
 python: deps
 	@scripts/setup-python.sh
+
+# dist/pams_cpp-*.whl: a manylinux wheel that carries the libraries it links
+# (auditwheel), for machines with no compiler (scripts/build-wheel.sh).
+wheel: deps
+	@scripts/build-wheel.sh
 
 # The TensorFlow library pams tries by default: where `make tensorflow` puts
 # it. The path is spelt out whether .venv-tf exists yet or not, so that every
@@ -60,7 +65,7 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-test: reference tensorflow jax torch python
+test: reference tensorflow jax torch python wheel
 	@$(MAKE) --no-print-directory build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
@@ -86,4 +91,4 @@ ci: test
 	@$(MAKE) --no-print-directory fuzz
 
 clean:
-	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz build-python
+	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz build-python build-wheel dist
