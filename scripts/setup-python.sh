@@ -23,6 +23,9 @@ fi
 # build directory, which records where nanobind is, stays valid between
 # installs.
 "${pip[@]}" install "scikit-build-core>=0.10" "nanobind>=2.0" pytest tqdm "cloudpickle>=2.0"
+# Notebooks for tests/python/test_notebook.py: a Jupyter kernel run by
+# nbclient, with ipywidgets for tqdm's widget.
+"${pip[@]}" install ipykernel nbclient nbformat ipywidgets
 # The tables' consumers the tests use, and dask.distributed for
 # pams_cpp.sweep on a Dask cluster. Debian's numpy stays (PAMS's results
 # depend on it): pandas 2.x and pyarrow < 21 still run on numpy 1.x.

@@ -15,9 +15,9 @@ import json
 import os
 import re
 import tempfile
-import warnings
 
 from . import _core
+from . import _warnings
 from ._core import ConfigError
 
 __all__ = ["sweep"]
@@ -117,7 +117,7 @@ def _check(tasks, points):
         text, directory, seed, runner, _, keys, values = tasks[p * per_point]
         try:
             for message in _core._sweep_check(text, directory, seed, runner):
-                warnings.warn(message, stacklevel=3)
+                _warnings.warn(message)
         except ConfigError as error:
             if not keys:
                 raise

@@ -6,8 +6,9 @@ the engine updates the same object as PAMS's market does: ``order_id`` and
 lowers ``volume`` and a cancel sets ``is_canceled``, so that an agent may
 keep its orders and cancel them later with ``Cancel(order=...)``.
 """
-import warnings
 from typing import Optional
+
+from . import _warnings
 
 
 class OrderKind:
@@ -64,7 +65,7 @@ class Order:
         if kind == LIMIT_ORDER and price is None:
             raise ValueError("price have to be set when kind is LIMIT_ORDER")
         if price is not None and price <= 0:
-            warnings.warn("price should be positive", stacklevel=2)
+            _warnings.warn("price should be positive")
         if volume <= 0:
             raise ValueError("volume have to be positive")
         if ttl is not None and ttl <= 0:

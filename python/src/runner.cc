@@ -265,14 +265,14 @@ class PyRunner {
     return registry;
   }
 
-  // Python's warnings.warn; a warning that the filters turn into an error
-  // stops the run and is raised from it.
+  // Python's warnings.warn, at the user's line (pams_cpp/_warnings.py: the
+  // first caller outside pams_cpp); a warning that the filters turn into an
+  // error stops the run and is raised from it.
   void Warn(std::string_view message) {
     nb::gil_scoped_acquire gil;
     try {
-      nb::module_::import_("warnings")
-          .attr("warn")(nb::str(message.data(), message.size()), nb::handle(PyExc_UserWarning),
-                        2);
+      nb::module_::import_("pams_cpp._warnings")
+          .attr("warn")(nb::str(message.data(), message.size()), nb::handle(PyExc_UserWarning));
     } catch (nb::python_error& e) {
       e.restore();
       run_->pending.Take();

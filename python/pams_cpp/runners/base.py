@@ -16,6 +16,8 @@ from typing import Optional
 from typing import Type
 
 from .. import _core
+from .._progress import progress_bar
+from .._progress import require_tqdm
 from .._random import EngineRandom
 from .._random import set_state_of
 from .._random import state_of
@@ -92,15 +94,21 @@ class Runner:
         """Sets up and runs the simulation, then prints PAMS's timing lines.
 
         Args:
-            progress: show a progress bar of the steps (tqdm's, which draws
-                itself in notebooks too; needs ``pip install tqdm``).
+            progress: show a progress bar of the steps (tqdm's: a widget in
+                a notebook with ipywidgets, text elsewhere; needs ``pip
+                install tqdm``).
         """
-        bar = _progress_bar() if progress else None
+        if progress:
+            require_tqdm("main(progress=True)")
         setup_start_time_ns = time.time_ns()
         self._setup()
         start_time_ns = time.time_ns()
-        if bar is not None:
-            bar.reset(total=self._core.simulator.total_steps)
+        bar = None
+        if progress:
+            # Made once the number of steps is known: a bar made before
+            # setup and reset after it left a stray "0step" bar in notebooks.
+            bar = progress_bar(total=self._core.simulator.total_steps, unit="step",
+                               desc="simulation")
             self._core.set_progress(lambda done: bar.update(done - bar.n))
         try:
             self._run()
@@ -203,15 +211,6 @@ class Runner:
             self._put_prng_back()
             if self.logger is not None:
                 self.logger._after_run()
-
-
-def _progress_bar():
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        raise ImportError("main(progress=True) draws its bar with tqdm, which is not "
-                          "installed: pip install tqdm") from None
-    return tqdm(total=0, unit="step", desc="simulation")
 
 
 # The methods of the built-in agent classes a Python class may override, each
