@@ -35,10 +35,10 @@ export PAMS_SOAK_MAX_BYTES_PER_STEP=1000
 # (parallel.memory compares peak memory, which ASan's shadow and quarantine
 # distort. The Python tests, python and (tensorflow|jax|torch).python, run
 # .venv-py's pams_cpp, which `make test` built without sanitizers, and
-# install checks how the library is packaged: here they would only repeat
-# `make test`.)
+# install, wheel and configure check how the library and the Python package
+# are packaged and built: here they would only repeat `make test`.)
 ctest --test-dir build-asan --output-on-failure -j "$jobs" \
-  -E '^(parallel\.(faults|memory)|(tensorflow\.|jax\.|torch\.)?python|sweep\.mpi|install)$'
+  -E '^(parallel\.(faults|memory)|(tensorflow\.|jax\.|torch\.)?python|sweep\.mpi|install|wheel|configure)$'
 # The sweep under mpirun: OpenMPI leaves its runtime's allocations behind at
 # MPI_Finalize, from components it has unloaded by then (no library name to
 # suppress them by), so leaks are not checked there; every other error is.
