@@ -132,7 +132,7 @@ def main():
     parser.add_argument("--cxx", default="c++")
     args = parser.parse_args()
     cases = CASES + [("too old", [], {}, [
-        "pams-cpp needs Fake >= 2.0 (the test) (found only version 1.0, which is not enough)",
+        "pams-cpp needs Fake >= 2.0 (the test) (found only version 1.0, which is older)",
         "apt-get install libfake-dev", "brew install fake"])]
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
