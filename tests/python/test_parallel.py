@@ -212,6 +212,10 @@ def run(cls, config):
             [getattr(a, "calls", 0) for a in runner.simulator.agents])
 
 if __name__ == "__main__":
+    # Every warning shown: both runs warn at the same line of this script
+    # (the user's line), which Python's default filter shows once.
+    import warnings
+    warnings.simplefilter("always")
     config = json.load(open({os.path.join(ROOT, "samples/CI2002/config.json")!r}))
     config["FCNAgents"]["class"] = "Counting"
     config["simulation"].update(numParallel=2, startMethod="spawn")
