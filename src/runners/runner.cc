@@ -597,6 +597,19 @@ void Runner::run() {
   if (logger_) logger_->flush();
 }
 
+bool Runner::StopRequested(bool now) {
+  if (wait_check_) {
+    const double t = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now().time_since_epoch())
+                         .count();
+    if (now || t - last_wait_check_ >= 0.01) {
+      last_wait_check_ = t;
+      wait_check_();
+    }
+  }
+  return stop_flag_ != nullptr && stop_flag_->load();
+}
+
 std::string Runner::Abort() {
   // The error that stopped the run is the one to report; a failure while
   // cleaning up is added to it, never put in its place.

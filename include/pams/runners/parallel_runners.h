@@ -76,6 +76,8 @@ class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
   struct TaskResult {
     std::vector<Action> actions;
     std::string error;  // non-empty: submit_orders failed with this message
+    // The host program's description of the error (see HostError), if any.
+    std::string host_error;
     std::vector<std::string> warnings;  // what it warned, in order
   };
 
@@ -97,7 +99,9 @@ class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
 };
 
 // Threads. The thread that runs the simulation works as one of the
-// numParallel workers.
+// numParallel workers. Signals reach that thread only; once the run is told
+// to stop (the stop flag, the wait check) it waits for no other thread: one
+// inside a call that does not return is left behind, with a warning.
 class PAMS_EXPORT MultiThreadAgentParallelRunner : public AgentParallelRunner {
  public:
   MultiThreadAgentParallelRunner(Json settings, Random prng, Logger* logger,
@@ -112,6 +116,8 @@ class PAMS_EXPORT MultiThreadAgentParallelRunner : public AgentParallelRunner {
 
  private:
   class Pool;
+  // Warns that a thread running `what` is left behind.
+  void WarnLeftBehind(const std::string& what);
   std::unique_ptr<Pool> pool_;
 };
 
