@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -29,6 +30,14 @@ double MonotonicSeconds() {
   return std::chrono::duration<double>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+Channel::Channel(int fd) : fd_(fd) {
+  // A blocking send that can write nothing for this long returns (with
+  // what it wrote), so that Send can look at what the peer sends and at its
+  // StopCheck; while the peer reads, one send writes a whole message.
+  timeval timeout{0, static_cast<suseconds_t>(kPollSeconds * 1e6)};
+  if (fd_ >= 0) setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
 }
 
 Channel::~Channel() { Close(); }
@@ -70,22 +79,23 @@ Channel::Status Channel::Send(MessageType type, std::string_view payload,
   msghdr msg{};
   msg.msg_iov = parts;
   msg.msg_iovlen = payload.empty() ? 1 : 2;
+  // First a blocking send, the fastest while the peer reads (one system
+  // call, the kernel waiting for room). If it stalls for kPollSeconds (the
+  // socket's send timeout), the peer may be sending to this side too and be
+  // blocked until it is read: from then on, the rest is sent without
+  // blocking, waiting in WaitWritable, which reads what the peer sends.
+  bool polling = false;
   while (msg.msg_iovlen > 0) {
     // MSG_NOSIGNAL: a closed peer is an error to report, not a SIGPIPE.
-    // MSG_DONTWAIT: a full socket is waited for in WaitWritable, which
-    // reads the peer's bytes meanwhile (a blocking send could wait for a
-    // peer that is itself blocked sending to us).
-    ssize_t n = ::sendmsg(fd_, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+    ssize_t n = ::sendmsg(fd_, &msg, MSG_NOSIGNAL | (polling ? MSG_DONTWAIT : 0));
     if (n < 0) {
       if (errno == EINTR) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK) {
-        const Status s = WaitWritable(deadline, stop);
-        if (s != Status::kOk) return s;
-        continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) {
+        error_ = std::strerror(errno);
+        return errno == EPIPE || errno == ECONNRESET ? Status::kClosed
+                                                     : Status::kError;
       }
-      error_ = std::strerror(errno);
-      return errno == EPIPE || errno == ECONNRESET ? Status::kClosed
-                                                   : Status::kError;
+      n = 0;
     }
     // Skip what was sent.
     while (msg.msg_iovlen > 0 && static_cast<size_t>(n) >= msg.msg_iov->iov_len) {
@@ -93,10 +103,13 @@ Channel::Status Channel::Send(MessageType type, std::string_view payload,
       ++msg.msg_iov;
       --msg.msg_iovlen;
     }
-    if (msg.msg_iovlen > 0) {
-      msg.msg_iov->iov_base = static_cast<char*>(msg.msg_iov->iov_base) + n;
-      msg.msg_iov->iov_len -= static_cast<size_t>(n);
-    }
+    if (msg.msg_iovlen == 0) break;
+    msg.msg_iov->iov_base = static_cast<char*>(msg.msg_iov->iov_base) + n;
+    msg.msg_iov->iov_len -= static_cast<size_t>(n);
+    // Stalled (or cut short by a signal).
+    polling = true;
+    const Status s = WaitWritable(deadline, stop);
+    if (s != Status::kOk) return s;
   }
   return Status::kOk;
 }

@@ -49,7 +49,9 @@ class Channel {
   static constexpr uint64_t kMaxMessageBytes = uint64_t{1} << 30;
 
   Channel() = default;
-  explicit Channel(int fd) : fd_(fd) {}
+  // Takes fd, a connected stream socket (its send timeout is set to
+  // kPollSeconds: see Send).
+  explicit Channel(int fd);
   ~Channel();
   Channel(Channel&& other) noexcept
       : fd_(other.fd_),

@@ -333,6 +333,7 @@ void MultiThreadAgentParallelRunner::on_run_start() {
 }
 
 void MultiThreadAgentParallelRunner::WarnLeftBehind(const std::string& what) {
+  left_threads_behind_ = true;
   // A thread cannot be stopped from outside; what it runs may return
   // later, and then ends the thread without touching the run.
   simulator().warn(class_name() + ": a thread running " + what +

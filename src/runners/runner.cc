@@ -762,6 +762,9 @@ void Runner::ValidateActions(const Session& session, const Batch& batch) const {
       }
       continue;
     }
+    // First: an order placed before (and perhaps fully executed since, its
+    // volume 0) is refused as such, not for its volume.
+    if (o.order_id >= 0 || o.placed_at >= 0) fail("the order was already placed");
     if (o.volume <= 0) fail("volume must be positive, got " + std::to_string(o.volume));
     if (o.ttl && *o.ttl <= 0) {
       fail("ttl must be positive or unset, got " + std::to_string(*o.ttl));
@@ -777,7 +780,6 @@ void Runner::ValidateActions(const Session& session, const Batch& batch) const {
     if (o.kind == OrderKind::kMarket && o.price) {
       fail("a market order cannot have a price");
     }
-    if (o.order_id >= 0 || o.placed_at >= 0) fail("the order was already placed");
     if (o.price && *o.price <= 0) {
       simulator_->warn("price should be positive");
     }

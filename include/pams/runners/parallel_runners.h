@@ -108,6 +108,10 @@ class PAMS_EXPORT MultiThreadAgentParallelRunner : public AgentParallelRunner {
                                  const ClassRegistry& registry);
   ~MultiThreadAgentParallelRunner() override;
 
+  // Whether a stopped run left threads behind inside calls that did not
+  // return (their objects stay in use until those calls return).
+  bool left_threads_behind() const { return left_threads_behind_; }
+
  protected:
   void on_run_start() override;
   void on_run_end() override;
@@ -119,6 +123,7 @@ class PAMS_EXPORT MultiThreadAgentParallelRunner : public AgentParallelRunner {
   // Warns that a thread running `what` is left behind.
   void WarnLeftBehind(const std::string& what);
   std::unique_ptr<Pool> pool_;
+  bool left_threads_behind_ = false;
 };
 
 // Processes. Programs that use "spawn" or "forkserver" call
