@@ -343,9 +343,11 @@ class MultiProcessAgentParallelRunner::Workers {
     workers_.clear();
     if (server_pid_ > 0) {
       server_.Close();  // the server reaps its workers and exits
+      // Killed at once too when there is no time: its workers are gone.
+      if (grace_seconds <= 0) kill(server_pid_, SIGKILL);
       int st;
       bool gone = false;
-      const double server_until = MonotonicSeconds() + std::max(grace_seconds, 0.05) + 0.3;
+      const double server_until = MonotonicSeconds() + grace_seconds + 0.3;
       while (!gone && MonotonicSeconds() < server_until) {
         gone = waitpid(server_pid_, &st, WNOHANG) != 0;
         if (!gone) usleep(1000);

@@ -287,7 +287,7 @@ def test_a_worker_that_raises_or_dies_ends_the_run_with_a_clear_error(start_meth
             runner.main()
         if note is not None:
             assert type(info.value) is error
-            assert re.fullmatch(note, info.value.__notes__[0]), info.value.__notes__
+            assert re.match(note, info.value.__notes__[0]), info.value.__notes__
             cause = str(info.value.__cause__)
             assert f"File \"{__file__}\"" in cause and "raise" in cause, cause
     # The interpreter goes on and runs again.
