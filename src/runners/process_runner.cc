@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
@@ -19,6 +20,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <thread>
 #include <typeinfo>
 #include <utility>
 #include <vector>
@@ -104,6 +106,34 @@ pid_t SpawnWorker(const std::string& program, const std::vector<std::string>& ar
                           std::strerror(rc));
   }
   return pid;
+}
+
+// Reaps processes sent SIGKILL, on a thread of its own, which ends once all
+// are reaped: a killed process ends when the kernel has torn it down, which
+// for a large one (a worker importing TensorFlow) took up to half a second
+// here, and a stopped run must not wait for that.
+void ReapInBackground(std::vector<pid_t> pids) {
+  if (pids.empty()) return;
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);  // signals stay the program's
+  std::thread([pids = std::move(pids)] {
+    for (pid_t pid : pids) {
+      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }).detach();
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+// Waits up to `seconds` for process pid (a child) to end; true once reaped.
+bool ReapWithin(pid_t pid, double seconds) {
+  const double until = MonotonicSeconds() + seconds;
+  for (;;) {
+    if (waitpid(pid, nullptr, WNOHANG) != 0) return true;
+    if (MonotonicSeconds() >= until) return false;
+    usleep(1000);
+  }
 }
 
 }  // namespace
@@ -330,12 +360,16 @@ class MultiProcessAgentParallelRunner::Workers {
       }
       if (!running) break;
       if (MonotonicSeconds() >= until) {
+        // Killed; this process's children are reaped in the background if
+        // they take more than a moment to go.
+        std::vector<pid_t> killed;
         for (Worker& w : workers_) {
           if (w.pid <= 0) continue;
           kill(w.pid, SIGKILL);
-          if (!w.via_forkserver) waitpid(w.pid, nullptr, 0);
+          if (!w.via_forkserver && !ReapWithin(w.pid, 0.005)) killed.push_back(w.pid);
           w.pid = -1;
         }
+        ReapInBackground(std::move(killed));
         break;
       }
       usleep(1000);
@@ -345,16 +379,9 @@ class MultiProcessAgentParallelRunner::Workers {
       server_.Close();  // the server reaps its workers and exits
       // Killed at once too when there is no time: its workers are gone.
       if (grace_seconds <= 0) kill(server_pid_, SIGKILL);
-      int st;
-      bool gone = false;
-      const double server_until = MonotonicSeconds() + grace_seconds + 0.3;
-      while (!gone && MonotonicSeconds() < server_until) {
-        gone = waitpid(server_pid_, &st, WNOHANG) != 0;
-        if (!gone) usleep(1000);
-      }
-      if (!gone) {
+      if (!ReapWithin(server_pid_, grace_seconds > 0 ? grace_seconds + 0.3 : 0.005)) {
         kill(server_pid_, SIGKILL);
-        waitpid(server_pid_, nullptr, 0);
+        ReapInBackground({server_pid_});
       }
       server_pid_ = -1;
     }
