@@ -381,7 +381,10 @@ def test_a_worker_hanging_past_the_timeout_ends_the_run(capsys):
     import time
 
     with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
-        config = with_parallel(json.load(f), 2, startMethod="spawn", workerTimeout=1)
+        # The timeout bounds the workers' start too, which took 1.25 s here
+        # (a spawned worker imports this module): 1 s failed on a loaded
+        # machine.
+        config = with_parallel(json.load(f), 2, startMethod="spawn", workerTimeout=5)
     config["FCNAgents"]["class"] = "Hanging"
     runner = MultiProcessAgentParallelRunner(settings=config, prng=random.Random(2))
     runner.class_register(Hanging)
