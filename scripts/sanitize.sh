@@ -5,7 +5,8 @@
 # includes float-cast-overflow, a double cast to an integer it does not fit,
 # which GCC's does not check), then what runs threads under
 # ThreadSanitizer (build-tsan/: the runner unit tests, the events CSV
-# logger's writer thread, and MultiThreadAgentParallelRunner against
+# logger's writer thread, the output files' flusher thread, the channel's
+# two-way sends, and MultiThreadAgentParallelRunner against
 # SequentialRunner on every sample). Any report fails the job.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +39,7 @@ export PAMS_SOAK_MAX_BYTES_PER_STEP=1000
 # install, wheel and configure check how the library and the Python package
 # are packaged and built: here they would only repeat `make test`.)
 ctest --test-dir build-asan --output-on-failure -j "$jobs" \
-  -E '^(parallel\.(faults|memory)|(tensorflow\.|jax\.|torch\.)?python|sweep\.mpi|install|wheel|configure)$'
+  -E '^(parallel\.(faults|memory)|(tensorflow\.|jax\.|torch\.)?python|python\.faults(\.signals)?|sweep\.mpi|install|wheel|configure)$'
 # The sweep under mpirun: OpenMPI leaves its runtime's allocations behind at
 # MPI_Finalize, from components it has unloaded by then (no library name to
 # suppress them by), so leaks are not checked there; every other error is.
@@ -55,10 +56,12 @@ unset ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS PAMS_SOAK_MAX_BYTES_PER_STEP
 echo "== ThreadSanitizer: threads"
 cmake -S . -B build-tsan "${common[@]}" -DPAMS_SANITIZE=thread >/dev/null
 cmake --build build-tsan -j "$jobs" --target runner_test events_csv_logger_test \
-  pams_cli pams_samples pams_test_agents
+  output_file_test channel_test pams_cli pams_samples pams_test_agents
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
 build-tsan/tests/runner_test --gtest_brief=1
 build-tsan/tests/events_csv_logger_test --gtest_brief=1
+build-tsan/tests/output_file_test --gtest_brief=1
+build-tsan/tests/channel_test --gtest_brief=1
 for part in identical contract; do
   python3 tests/parallel_test.py --pams build-tsan/bin/pams \
     --plugin build-tsan/lib/libpams_samples.so \

@@ -11,6 +11,11 @@
   aside), leaving no process behind and valid CSV lines.
 * interrupt: Ctrl-C (SIGINT to the process group) stops a run and its
   workers with exit status 130 and complete CSV lines.
+* large_state: agents holding 1 MB and 20 MB of state (BigStateAgent, whose
+  orders depend on it), whose tasks travel in messages larger than a
+  socket's buffer both ways at once, give SequentialRunner's CSVs under
+  every start method with numParallel 2 and maxNormalOrders 4 (the process
+  runner once deadlocked there: both sides blocked sending).
 * contract: the agent contract (simulator_view.h) under every runner and
   start method: ProbeAgents, whose orders depend on everything an agent may
   read (markets, sessions, the current session and time, every agent's
@@ -22,7 +27,7 @@
   save_state() (the step and the agent) and passes agents that do not.
 
 Usage: parallel_test.py --pams BIN --plugin SAMPLES_LIB --test-agents LIB
-                        [--only identical|faults|interrupt|contract]
+                        [--only identical|faults|interrupt|contract|large_state]
                         [--threads-only]
 """
 import argparse
@@ -51,7 +56,7 @@ class Checker:
         self.failures = []
         self.count = 0
 
-    def run(self, config, seed, runner=None, sets=(), env=None, tag="", extra=()):
+    def run(self, config, seed, runner=None, sets=(), env=None, tag="", extra=(), timeout=300):
         steps = os.path.join(self.tmp, f"steps{tag}.csv")
         agents = os.path.join(self.tmp, f"agents{tag}.csv")
         cmd = [self.args.pams, "run", os.path.join(ROOT, config), "--seed", str(seed),
@@ -61,7 +66,7 @@ class Checker:
             cmd += ["--runner", runner]
         for s in sets:
             cmd += ["--set", s]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
         return proc, steps, agents
 
     def read(self, path):
@@ -226,6 +231,39 @@ def interrupt(c):
     print("interrupt: 4 cases", flush=True)
 
 
+def large_state(c):
+    config = "tests/parallel/big_state.json"
+    n = 0
+    for size, steps in ((1_000_000, 80), (20_000_000, 30)):
+        sets = [f"BigStateAgents.stateBytes={size}",
+                f"simulation.sessions[1].iterationSteps={steps}"]
+        ref, ref_steps, ref_agents = c.run(config, 5, sets=sets, tag="-big-ref")
+        if ref.returncode != 0:
+            c.fail(f"large_state {size}: SequentialRunner failed: {ref.stderr[-500:]}")
+            continue
+        expected = (c.read(ref_steps), c.read(ref_agents))
+        for runner, method in ((PROCESSES, "fork"), (PROCESSES, "spawn"),
+                               (PROCESSES, "forkserver"), (THREADS, None)):
+            extra = sets + ["simulation.numParallel=2"]
+            if method:
+                extra.append(f'simulation.startMethod="{method}"')
+            name = f"large_state {size} bytes {runner} {method or ''}"
+            start = time.monotonic()
+            try:
+                proc, steps_csv, agents_csv = c.run(config, 5, runner, extra, timeout=60)
+            except subprocess.TimeoutExpired:
+                c.fail(f"{name}: still running after 60 s (deadlock?)")
+                continue
+            n += 1
+            c.count += 1
+            if proc.returncode != 0:
+                c.fail(f"{name}: exit {proc.returncode}: {proc.stderr[-500:]}")
+            elif (c.read(steps_csv), c.read(agents_csv)) != expected:
+                c.fail(f"{name}: CSVs differ from SequentialRunner's")
+            print(f"{name}: {time.monotonic() - start:.2f} s", flush=True)
+    print(f"large_state: {n} runs compared", flush=True)
+
+
 def contract(c):
     config = "tests/parallel/contract.json"
 
@@ -343,14 +381,16 @@ def main():
     p.add_argument("--pams", required=True)
     p.add_argument("--plugin", required=True)
     p.add_argument("--test-agents", required=True)
-    p.add_argument("--only", choices=["identical", "faults", "interrupt", "contract"])
+    p.add_argument("--only", choices=["identical", "faults", "interrupt", "contract",
+                                      "large_state"])
     p.add_argument("--threads-only", action="store_true",
                    help="identical: only MultiThreadAgentParallelRunner (the "
                         "ThreadSanitizer job)")
     args = p.parse_args()
     c = Checker(args)
     for name, fn in (("identical", identical), ("faults", faults),
-                     ("interrupt", interrupt), ("contract", contract)):
+                     ("interrupt", interrupt), ("contract", contract),
+                     ("large_state", large_state)):
         if args.only in (None, name):
             fn(c)
     print(f"{c.count} runs, {len(c.failures)} failures")

@@ -6,6 +6,7 @@ the engine updates the same object as PAMS's market does: ``order_id`` and
 lowers ``volume`` and a cancel sets ``is_canceled``, so that an agent may
 keep its orders and cancel them later with ``Cancel(order=...)``.
 """
+import numbers
 from typing import Optional
 
 from . import _warnings
@@ -60,6 +61,13 @@ class Order:
         order_id: Optional[int] = None,
         ttl: Optional[int] = None,
     ):
+        for name, value, optional in (("volume", volume, False), ("price", price, True),
+                                      ("ttl", ttl, True)):
+            if (value is None and not optional) or (
+                    value is not None and (isinstance(value, bool)
+                                           or not isinstance(value, numbers.Real))):
+                raise TypeError(f"Order: {name} must be a number{' or None' if optional else ''}"
+                                f", got {type(value).__name__} {value!r:.40}")
         if kind == MARKET_ORDER and price is not None:
             raise ValueError("price have to be None when kind is MARKET_ORDER")
         if kind == LIMIT_ORDER and price is None:

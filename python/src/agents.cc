@@ -48,32 +48,83 @@ namespace pams::python {
 
 namespace {
 
+std::string TypeName(nb::handle o) { return nb::str(o.type().attr("__name__")).c_str(); }
+
+// Field `name` of a Python order as a T, or a SimulationError naming the
+// field, what it must be and what it is.
+template <typename T>
+T OrderField(nb::handle value, const char* name, const char* expected) {
+  try {
+    return nb::cast<T>(value);
+  } catch (const nb::cast_error&) {
+    throw SimulationError(std::string("an order's ") + name + " must be " + expected +
+                          ", got " + nb::repr(value).c_str() + " (" + TypeName(value) + ")");
+  }
+}
+
 // The fields of a Python Order (PAMS's attribute names), for the engine.
 Order ToOrder(nb::handle o) {
   Order order;
-  order.agent_id = nb::cast<int>(o.attr("agent_id"));
-  order.market_id = nb::cast<int>(o.attr("market_id"));
-  order.is_buy = nb::cast<bool>(o.attr("is_buy"));
-  order.kind = nb::cast<int>(o.attr("kind").attr("kind_id")) == 1 ? OrderKind::kLimit
-                                                                   : OrderKind::kMarket;
+  order.agent_id = OrderField<int>(o.attr("agent_id"), "agent_id", "an int");
+  order.market_id = OrderField<int>(o.attr("market_id"), "market_id", "an int");
+  order.is_buy = OrderField<bool>(o.attr("is_buy"), "is_buy", "True or False");
+  nb::object kind = o.attr("kind");
+  if (!nb::hasattr(kind, "kind_id")) {
+    throw SimulationError("an order's kind must be LIMIT_ORDER or MARKET_ORDER, got " +
+                          std::string(nb::repr(kind).c_str()));
+  }
+  order.kind = OrderField<int>(kind.attr("kind_id"), "kind", "LIMIT_ORDER or MARKET_ORDER") == 1
+                   ? OrderKind::kLimit
+                   : OrderKind::kMarket;
   nb::object volume = o.attr("volume");
   if (!PyLong_Check(volume.ptr()) || PyBool_Check(volume.ptr())) {
     throw SimulationError("an order's volume must be an int, got " +
                           std::string(nb::repr(volume).c_str()));
   }
-  order.volume = nb::cast<int64_t>(volume);
+  order.volume = OrderField<int64_t>(volume, "volume", "an int of 64 bits");
   nb::object price = o.attr("price");
-  if (!price.is_none()) order.price = nb::cast<double>(price);
+  if (!price.is_none()) order.price = OrderField<double>(price, "price", "a number or None");
   nb::object ttl = o.attr("ttl");
-  if (!ttl.is_none()) order.ttl = nb::cast<int64_t>(ttl);
+  if (!ttl.is_none()) order.ttl = OrderField<int64_t>(ttl, "ttl", "an int or None");
   nb::object order_id = o.attr("order_id");
-  if (!order_id.is_none()) order.order_id = nb::cast<int64_t>(order_id);
+  if (!order_id.is_none()) {
+    order.order_id = OrderField<int64_t>(order_id, "order_id", "an int or None");
+  }
   nb::object placed_at = o.attr("placed_at");
-  if (!placed_at.is_none()) order.placed_at = nb::cast<int64_t>(placed_at);
+  if (!placed_at.is_none()) {
+    order.placed_at = OrderField<int64_t>(placed_at, "placed_at", "an int or None");
+  }
   return order;
 }
 
-std::string TypeName(nb::handle o) { return nb::str(o.type().attr("__name__")).c_str(); }
+// PAMS's market refuses an Order object placed before (its placed_at or
+// order_id set) with ValueError("the order is already submitted"); so does
+// this, also for the same object twice in one list (whose second copy PAMS
+// finds placed), with what it knows in parentheses.
+[[noreturn]] void RaiseAlreadySubmitted(const std::string& detail) {
+  PyErr_SetString(PyExc_ValueError, ("the order is already submitted (" + detail + ")").c_str());
+  throw nb::python_error();
+}
+
+void CheckNotSubmitted(nb::handle order, std::span<const nb::handle> earlier) {
+  for (nb::handle e : earlier) {
+    if (e.is(order)) {
+      RaiseAlreadySubmitted(
+          "the same Order object is more than once in what submit_orders returned; make one "
+          "Order object per order");
+    }
+  }
+  nb::object placed_at = order.attr("placed_at");
+  nb::object order_id = order.attr("order_id");
+  if (placed_at.is_none() && order_id.is_none()) return;
+  std::string detail = "order " + std::string(nb::repr(order_id).c_str()) + ", placed at step " +
+                       std::string(nb::repr(placed_at).c_str());
+  nb::object volume = order.attr("volume");
+  if (PyLong_Check(volume.ptr()) && nb::cast<int64_t>(volume) == 0) {
+    detail += ", fully executed";
+  }
+  RaiseAlreadySubmitted(detail + "; submit a new Order object");
+}
 
 }  // namespace
 
@@ -84,6 +135,7 @@ Action ToAction(const PythonClasses& classes, nb::handle action,
       if (nb::cast<bool>(action.attr("is_canceled"))) {
         throw SimulationError("the order is already canceled");
       }
+      CheckNotSubmitted(action, earlier);
       return ToOrder(action);
     }
     if (nb::isinstance(action, classes.cancel)) {
@@ -185,6 +237,8 @@ class PyAgent final : public Base, public PythonAgentCalls {
     if (!run_->is_worker) run_->mirror.Forget(this->agent_id());
     Call("submit_orders", [&] {
       nb::object result = self_.attr("submit_orders")(nb::arg("markets") = run_->markets);
+      // A thread runner's call may have outlived the run's wait for it.
+      CheckTaskNotAbandoned();
       earlier_.clear();
       nb::list actions;
       for (nb::handle action : result) {
@@ -238,8 +292,11 @@ class PyAgent final : public Base, public PythonAgentCalls {
                                                 run_->find_order);
     } catch (nb::python_error& e) {
       StopWithPythonError(run_, e,
-                          "loading the state of agent " + this->name() + " (" + cls_->name +
-                              ") from a worker process");
+                          run_->is_worker
+                              ? "loading, in a worker process, the state of agent " +
+                                    this->name() + " (" + cls_->name + ") sent by the main process"
+                              : "loading the state of agent " + this->name() + " (" +
+                                    cls_->name + ") that a worker process sent back");
     }
     if (!run_->is_worker) {
       run_->mirror.Forget(this->agent_id());
@@ -310,6 +367,7 @@ class PyAgent final : public Base, public PythonAgentCalls {
     try {
       f();
     } catch (nb::python_error& e) {
+      CheckTaskNotAbandoned();
       const int64_t t = this->simulator().time();
       StopWithPythonError(run_, e,
                           std::string("in ") + method + " of agent " + this->name() + " (" +

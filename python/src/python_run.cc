@@ -14,6 +14,8 @@
 #include "pams/errors.h"
 #include "pams/market/market.h"
 #include "pams/simulator/simulator.h"
+#include "runners/agent_task.h"
+#include "runners/host_error.h"
 
 namespace pams::python {
 
@@ -37,6 +39,9 @@ PythonClasses::PythonClasses() {
   nb::module_ task_state = nb::module_::import_("pams_cpp.runners._task_state");
   task_state_dumps = task_state.attr("dumps");
   task_state_loads = task_state.attr("loads");
+  nb::module_ errors = nb::module_::import_("pams_cpp.runners._errors");
+  error_dumps = errors.attr("dumps");
+  error_loads = errors.attr("loads");
 }
 
 PythonRun::PythonRun()
@@ -88,13 +93,46 @@ nb::object PythonLog(const PythonRun& run, const ExecutionLog& log) {
                                    log.volume);
 }
 
+bool IsInterruption(const nb::python_error& e) {
+  return !e.matches(PyExc_Exception);
+}
+
+void CheckTaskNotAbandoned() {
+  if (TaskAbandoned()) throw TaskAbandonedError();
+}
+
 void StopWithPythonError(PythonRun* run, nb::python_error& e, const std::string& where) {
+  if (IsInterruption(e)) {
+    if (run->stop != nullptr) run->stop->store(true);
+    run->pending.Keep(e);
+    throw SimulationError(std::string("interrupted (") + nb::type_name(e.type()).c_str() +
+                          ") " + where);
+  }
   nb::handle value = e.value();
   if (nb::hasattr(value, "add_note")) {
     try {
       value.attr("add_note")(where);
     } catch (nb::python_error&) {
     }
+  }
+  if (run->is_worker) {
+    // The main process raises it again (PyRunner::Run).
+    std::string payload;
+    try {
+      nb::bytes bytes(run->classes.error_dumps(value));
+      payload.assign(bytes.c_str(), bytes.size());
+    } catch (nb::python_error&) {
+      payload.clear();  // then it arrives as a SimulationError
+    }
+    // The exception's type and message (what() has the traceback too,
+    // which travels in the payload).
+    std::string text = nb::type_name(e.type()).c_str();
+    try {
+      const std::string said = nb::str(value).c_str();
+      if (!said.empty()) text += ": " + said;
+    } catch (nb::python_error&) {
+    }
+    throw HostError(where + ": " + text, std::move(payload));
   }
   run->pending.Keep(e);
   throw SimulationError(where + ": " + e.what());

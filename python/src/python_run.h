@@ -14,6 +14,7 @@
 
 #include <nanobind/nanobind.h>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -86,6 +87,10 @@ struct PythonClasses {
   // runner's tasks pickle Python agents' state with.
   nb::object task_state_dumps;
   nb::object task_state_loads;
+  // pams_cpp.runners._errors's dumps and loads: a worker's Python error, as
+  // it travels to the main process.
+  nb::object error_dumps;
+  nb::object error_loads;
 
   const nb::object& kind(OrderKind k) const {
     return k == OrderKind::kLimit ? limit_order : market_order;
@@ -96,7 +101,8 @@ struct PythonClasses {
          {&order, &cancel, &limit_order, &market_order, &order_log, &cancel_log,
           &expiration_log, &execution_log, &simulation_begin_log, &simulation_end_log,
           &session_begin_log, &session_end_log, &market_step_begin_log,
-          &market_step_end_log, &task_state_dumps, &task_state_loads}) {
+          &market_step_end_log, &task_state_dumps, &task_state_loads, &error_dumps,
+          &error_loads}) {
       visit(o->ptr());
     }
   }
@@ -167,6 +173,10 @@ struct PythonRun {
   // A worker process's replica: no order is processed here, so nothing is
   // mirrored; agents hand their actions back with their state instead.
   bool is_worker = false;
+  // The run's stop flag (the engine runner's), which an interruption
+  // raised in Python code (KeyboardInterrupt, SystemExit) sets, so that
+  // the engine waits for nothing more. Null: none.
+  std::atomic<bool>* stop = nullptr;
   PythonClasses classes;
   PendingError pending;
   OrderMirror mirror;
@@ -208,9 +218,23 @@ nb::object PythonLog(const PythonRun& run, const ExecutionLog& log);
 
 // Keeps the Python error e, with a note saying where it was raised, to be
 // raised from the run, and throws SimulationError(where: e) to stop the
-// engine. REQUIRES: the GIL is held.
+// engine. An interruption (KeyboardInterrupt, SystemExit: what is not an
+// Exception) gets no note, since it is no fault of the code it arrived in,
+// and sets the stop flag. In a worker process, the error travels to the
+// main process: the exception is a HostError carrying it
+// (pams_cpp.runners._errors). REQUIRES: the GIL is held.
 [[noreturn]] void StopWithPythonError(PythonRun* run, nb::python_error& e,
                                       const std::string& where);
+
+// Whether e is an interruption (not an Exception: KeyboardInterrupt,
+// SystemExit). REQUIRES: the GIL is held.
+bool IsInterruption(const nb::python_error& e);
+
+// For code that a call of Python's, made on a thread of the thread runner,
+// returns to (the GIL held): throws TaskAbandonedError if the run stopped
+// waiting for the call meanwhile (see runners/agent_task.h), so that
+// nothing of the run is touched.
+void CheckTaskNotAbandoned();
 
 // The settings of a Python class's setup(settings, ...), which may call
 // super().setup() with the dict it got or a changed one. One per engine

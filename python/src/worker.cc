@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bindings.h"
+#include "runners/host_error.h"
 #include "runners/worker_protocol.h"
 
 namespace pams::python {
@@ -37,7 +38,21 @@ void BindWorker(nb::module_& m) {
       d["config_directory"] = init.config_directory;
       d["worker_index"] = init.worker_index;
       d["host_payload"] = nb::bytes(init.host_payload.data(), init.host_payload.size());
-      runner = build(d);
+      try {
+        runner = build(d);
+      } catch (nb::python_error& e) {
+        // Raised again in the main process as it is (an ImportError of
+        // the main module, the worker initializer's own error).
+        std::string payload;
+        try {
+          nb::bytes bytes(nb::module_::import_("pams_cpp.runners._errors")
+                              .attr("dumps")(e.value()));
+          payload.assign(bytes.c_str(), bytes.size());
+        } catch (nb::python_error&) {
+          payload.clear();
+        }
+        throw HostError(e.what(), std::move(payload));
+      }
       return &EngineRunnerOf(runner);
     });
   });

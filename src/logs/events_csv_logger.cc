@@ -1,5 +1,6 @@
 #include "pams/logs/events_csv_logger.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -52,10 +53,18 @@ class EventsCsvLogger::Impl {
     chunk_.push_back(record);
     if (chunk_.size() == kChunkRecords) HandOff();
   }
+  // Hands the chunk off if it holds rows older than kHandOffSeconds.
+  void HandOffOld() {
+    if (chunk_.empty()) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - handed_off_ < std::chrono::duration<double>(kHandOffSeconds)) return;
+    HandOff();
+  }
   void Flush();
 
  private:
   static constexpr size_t kChunkRecords = 8192;
+  static constexpr double kHandOffSeconds = 0.5;
   static constexpr size_t kMaxQueuedChunks = 4;
 
   // Queues chunk_ for the writer (waiting while the queue is full) and
@@ -66,6 +75,8 @@ class EventsCsvLogger::Impl {
 
   OutputFile file_;  // written by the writer thread only, after construction
   std::vector<Record> chunk_;
+  // When chunk_ was last handed off (or the file opened).
+  std::chrono::steady_clock::time_point handed_off_ = std::chrono::steady_clock::now();
 
   std::mutex mutex_;
   std::condition_variable changed_;
@@ -150,7 +161,12 @@ void EventsCsvLogger::process_execution_log(const ExecutionLog& log) {
   impl_->Push(r);
 }
 
+void EventsCsvLogger::process_market_step_end_log(const MarketStepEndLog&) {
+  impl_->HandOffOld();
+}
+
 void EventsCsvLogger::Impl::HandOff() {
+  handed_off_ = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [this] { return queued_.size() < kMaxQueuedChunks; });
   queued_.push_back(std::move(chunk_));

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <future>
 #include <string>
 #include <thread>
 
@@ -50,11 +52,97 @@ TEST(ChannelTest, ClosedTimeoutAndInterrupted) {
   MessageType type;
   std::string payload;
   EXPECT_EQ(b.Receive(&type, &payload, 0.05), Channel::Status::kTimeout);
-  std::atomic<bool> stop{true};
-  EXPECT_EQ(b.Receive(&type, &payload, 0, &stop), Channel::Status::kInterrupted);
+  EXPECT_EQ(b.Receive(&type, &payload, 0, [] { return true; }),
+            Channel::Status::kInterrupted);
   a.Close();
   EXPECT_EQ(b.Receive(&type, &payload, 1), Channel::Status::kClosed);
   EXPECT_EQ(b.Send(MessageType::kTask, "x"), Channel::Status::kClosed);
+}
+
+// Each side sends a message many times the socket's buffer while the other
+// is sending one too: both must get through (a blocking send on each side
+// waited for the other for ever). A watchdog shuts the sockets down if they
+// do not, so that the test fails instead of hanging.
+TEST(ChannelTest, LargeMessagesBothWaysAtOnce) {
+  int fds[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  Channel a(fds[0]), b(fds[1]);
+  for (size_t size : {size_t{1} << 20, size_t{20} << 20}) {
+    const std::string from_a(size, 'a'), from_b(size + 7, 'b');
+    auto side = [](Channel* c, const std::string* out, size_t expect, char fill) {
+      if (c->Send(MessageType::kTask, *out, 30) != Channel::Status::kOk) return false;
+      MessageType type;
+      std::string in;
+      if (c->Receive(&type, &in, 30) != Channel::Status::kOk) return false;
+      return type == MessageType::kTask && in == std::string(expect, fill);
+    };
+    auto done_a = std::async(std::launch::async, side, &a, &from_a, from_b.size(), 'b');
+    auto done_b = std::async(std::launch::async, side, &b, &from_b, from_a.size(), 'a');
+    if (done_a.wait_for(std::chrono::seconds(20)) != std::future_status::ready ||
+        done_b.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+      ADD_FAILURE() << "sending " << size << " bytes both ways at once did not end";
+      shutdown(fds[0], SHUT_RDWR);
+      shutdown(fds[1], SHUT_RDWR);
+      done_a.wait();
+      done_b.wait();
+      return;
+    }
+    EXPECT_TRUE(done_a.get()) << size;
+    EXPECT_TRUE(done_b.get()) << size;
+  }
+  // A queue of messages each way: the bytes read while sending are kept
+  // in order for the next Receive.
+  std::thread other([&] {
+    for (int i = 0; i < 5; ++i) {
+      EXPECT_EQ(b.Send(MessageType::kResult, std::string(3 << 20, char('0' + i)), 30),
+                Channel::Status::kOk);
+    }
+    MessageType type;
+    std::string in;
+    for (int i = 0; i < 5; ++i) {
+      ASSERT_EQ(b.Receive(&type, &in, 30), Channel::Status::kOk);
+      EXPECT_EQ(in, std::string(2 << 20, char('A' + i)));
+    }
+  });
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(a.Send(MessageType::kTask, std::string(2 << 20, char('A' + i)), 30),
+              Channel::Status::kOk);
+  }
+  MessageType type;
+  std::string in;
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_EQ(a.Receive(&type, &in, 30), Channel::Status::kOk);
+    EXPECT_EQ(type, MessageType::kResult);
+    EXPECT_EQ(in, std::string(3 << 20, char('0' + i)));
+  }
+  other.join();
+}
+
+// A Send to a peer that reads nothing waits no longer than its timeout,
+// and stops when its StopCheck says so (asked every kPollSeconds).
+TEST(ChannelTest, SendToAStuckPeerTimesOutOrIsInterrupted) {
+  Channel a, b;
+  Pair(&a, &b);
+  const std::string big(8 << 20, 'x');
+  const double start = MonotonicSeconds();
+  EXPECT_EQ(a.Send(MessageType::kTask, big, 0.2), Channel::Status::kTimeout);
+  const double timed_out = MonotonicSeconds() - start;
+  EXPECT_GE(timed_out, 0.2);
+  EXPECT_LT(timed_out, 1.0);
+
+  Channel c, d;
+  Pair(&c, &d);
+  int asked = 0;
+  const double begin = MonotonicSeconds();
+  EXPECT_EQ(c.Send(MessageType::kTask, big, 0, [&] { return ++asked == 3; }),
+            Channel::Status::kInterrupted);
+  EXPECT_EQ(asked, 3);
+  EXPECT_LT(MonotonicSeconds() - begin, 1.0);
+  // The peer gone: kClosed, not a wait.
+  Channel e, f;
+  Pair(&e, &f);
+  f.Close();
+  EXPECT_EQ(e.Send(MessageType::kTask, big, 5), Channel::Status::kClosed);
 }
 
 }  // namespace

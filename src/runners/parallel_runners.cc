@@ -10,10 +10,15 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <vector>
+
+#include <pthread.h>
+#include <signal.h>
 
 #include "pams/config/settings.h"
 #include "pams/errors.h"
 #include "runners/agent_task.h"
+#include "runners/host_error.h"
 
 namespace pams {
 
@@ -75,6 +80,7 @@ void AgentParallelRunner::collect_orders_from_normal_agents(
     for (TaskResult& r : results_) {
       r.actions.clear();
       r.error.clear();
+      r.host_error.clear();
       r.warnings.clear();
     }
     RunRound(round_, &results_);
@@ -84,11 +90,12 @@ void AgentParallelRunner::collect_orders_from_normal_agents(
       Agent* agent = round_[i];
       for (const std::string& w : results_[i].warnings) this->simulator().warn(w);
       if (!results_[i].error.empty()) {
-        throw SimulationError("agent " + agent->name() + " (" +
-                              agent->class_name() +
-                              ") failed in submit_orders at step " +
-                              std::to_string(this->simulator().time()) + ": " +
-                              results_[i].error);
+        const std::string message = "agent " + agent->name() + " (" + agent->class_name() +
+                                    ") failed in submit_orders at step " +
+                                    std::to_string(this->simulator().time()) + ": " +
+                                    results_[i].error;
+        if (!results_[i].host_error.empty()) throw HostError(message, results_[i].host_error);
+        throw SimulationError(message);
       }
       if (results_[i].actions.empty()) continue;
       Batch* batch = next_batch(agent);
@@ -102,101 +109,206 @@ void AgentParallelRunner::collect_orders_from_normal_agents(
 // --- MultiThreadAgentParallelRunner ---
 
 // Helper threads that run fn(0..n-1) together with the calling thread.
+//
+// The calling thread waits for the helpers in timed waits, asking `stop`
+// at least every 20 ms: a run told to stop (Ctrl-C) ends at once even when
+// a helper is inside a call that does not return. Such a helper cannot be
+// stopped; it is abandoned: left running, detached, with the pool's state
+// (shared with it) kept alive, and once its call returns it touches nothing
+// of the run (see TaskAbandoned()) and ends. The helpers
+// block the asynchronous signals (SIGINT, SIGTERM, ...), which so reach the
+// calling thread, the one that handles them (Python's handlers run only
+// there, and a call of it that waits, such as time.sleep, returns early).
 class MultiThreadAgentParallelRunner::Pool {
  public:
-  explicit Pool(int helpers) {
-    for (int i = 0; i < helpers; ++i) threads_.emplace_back([this] { Loop(); });
+  explicit Pool(int helpers) : state_(std::make_shared<State>(helpers)) {
+    sigset_t block, old;
+    sigfillset(&block);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT}) sigdelset(&block, sig);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    for (int i = 0; i < helpers; ++i) {
+      threads_.emplace_back([state = state_, i] { Loop(*state, i); });
+    }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
   }
 
   ~Pool() {
     {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
+      std::lock_guard<std::mutex> lock(state_->mutex);
+      state_->stop = true;
     }
-    work_.notify_all();
-    for (std::thread& t : threads_) t.join();
+    state_->work.notify_all();
+    for (std::thread& t : threads_) {
+      if (state_->abandoned.load()) {
+        t.detach();
+      } else {
+        t.join();
+      }
+    }
   }
 
-  void Run(size_t n, const std::function<void(size_t)>& fn) {
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  bool abandoned() const { return state_->abandoned.load(); }
+
+  // Runs fn(i) for every i < n on the helpers and this thread. Returns true
+  // once every call returned; false once stop() said so (asked between this
+  // thread's own calls and at least every 20 ms while it waits), the calls
+  // then running on helpers being abandoned, their i in *running.
+  bool Run(size_t n, const std::function<void(size_t)>& fn,
+           const std::function<bool()>& stop, std::vector<size_t>* running) {
+    State& s = *state_;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
-      fn_ = &fn;
-      n_ = n;
-      next_.store(0);
-      busy_ = static_cast<int>(threads_.size());
-      ++generation_;
+      std::lock_guard<std::mutex> lock(s.mutex);
+      s.fn = &fn;
+      s.each = nullptr;
+      s.n = n;
+      s.next.store(0);
+      s.busy = static_cast<int>(threads_.size());
+      ++s.generation;
     }
-    work_.notify_all();
-    Work();
-    std::unique_lock<std::mutex> lock(mutex_);
-    done_.wait(lock, [this] { return busy_ == 0; });
-    fn_ = nullptr;
+    s.work.notify_all();
+    bool stopped = false;
+    for (size_t i = s.next.fetch_add(1); i < n; i = s.next.fetch_add(1)) {
+      fn(i);
+      if (stop()) {
+        s.next.store(n);  // no call starts after this one
+        stopped = true;
+        break;
+      }
+    }
+    // Calls were left out: the round is not whole, whatever the helpers do.
+    return Wait(stop, running) && !stopped;
   }
 
   // Runs fn once on every thread of the pool and on the calling thread,
   // concurrently; then rethrows the first exception any of them threw.
-  void RunOnEach(const std::function<void()>& fn) {
-    std::exception_ptr error;
-    std::mutex error_mutex;
-    const std::function<void()> guarded = [&] {
-      try {
-        fn();
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
+  // Returns false (abandoning the helpers still in fn) once stop() said so.
+  bool RunOnEach(const std::function<void()>& fn, const std::function<bool()>& stop) {
+    State& s = *state_;
+    // Shared with the helpers, which may outlive this call if abandoned.
+    struct Guarded {
+      std::mutex mutex;
+      std::exception_ptr error;
+      std::function<void()> fn;
+      void operator()() {
+        try {
+          fn();
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(mutex);
+          if (!error) error = std::current_exception();
+        }
       }
     };
+    auto guarded = std::make_shared<Guarded>();
+    guarded->fn = fn;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
-      each_ = &guarded;
-      busy_ = static_cast<int>(threads_.size());
-      ++generation_;
+      std::lock_guard<std::mutex> lock(s.mutex);
+      s.each = [guarded] { (*guarded)(); };
+      s.fn = nullptr;
+      s.busy = static_cast<int>(threads_.size());
+      ++s.generation;
     }
-    work_.notify_all();
-    guarded();
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      done_.wait(lock, [this] { return busy_ == 0; });
-      each_ = nullptr;
-    }
-    if (error) std::rethrow_exception(error);
+    s.work.notify_all();
+    (*guarded)();
+    std::vector<size_t> running;
+    if (!Wait(stop, &running)) return false;
+    std::lock_guard<std::mutex> lock(guarded->mutex);
+    if (guarded->error) std::rethrow_exception(guarded->error);
+    return true;
   }
 
  private:
-  void Work() {
-    for (size_t i = next_.fetch_add(1); i < n_; i = next_.fetch_add(1)) (*fn_)(i);
-  }
+  struct State {
+    explicit State(int helpers) : current(static_cast<size_t>(helpers)) {}
+    std::mutex mutex;
+    std::condition_variable work;
+    std::condition_variable done;
+    uint64_t generation = 0;  // guarded by mutex, as the fields below
+    bool stop = false;
+    int busy = 0;
+    const std::function<void(size_t)>* fn = nullptr;
+    // RunOnEach's function, which helpers copy: it outlives an abandoned
+    // RunOnEach.
+    std::function<void()> each;
+    size_t n = 0;
+    std::atomic<size_t> next{0};
+    // Set (for good) when the calling thread stopped waiting for helpers.
+    std::atomic<bool> abandoned{false};
+    // Per helper: 1 + the index of the call it runs, 0 when none.
+    std::vector<std::atomic<size_t>> current;
+  };
 
-  void Loop() {
+  static void Loop(State& s, int k) {
+    internal::SetTaskAbandonedFlag(&s.abandoned);
     uint64_t seen = 0;
     for (;;) {
+      const std::function<void(size_t)>* fn;
+      std::function<void()> each;
+      size_t n;
       {
-        std::unique_lock<std::mutex> lock(mutex_);
-        work_.wait(lock, [&] { return stop_ || generation_ != seen; });
-        if (stop_) return;
-        seen = generation_;
+        std::unique_lock<std::mutex> lock(s.mutex);
+        s.work.wait(lock, [&] { return s.stop || s.generation != seen; });
+        if (s.stop) return;
+        seen = s.generation;
+        fn = s.fn;
+        each = s.each;
+        n = s.n;
       }
-      if (each_ != nullptr) {
-        (*each_)();
+      if (each) {
+        s.current[k].store(1);
+        each();
       } else {
-        Work();
+        for (size_t i = s.next.fetch_add(1); i < n; i = s.next.fetch_add(1)) {
+          s.current[k].store(i + 1);
+          (*fn)(i);
+          if (s.abandoned.load()) break;
+        }
       }
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (--busy_ == 0) done_.notify_one();
+      s.current[k].store(0);
+      std::lock_guard<std::mutex> lock(s.mutex);
+      if (--s.busy == 0) s.done.notify_one();
     }
   }
 
+  // How long helpers get to return once the run must stop.
+  static constexpr int kGraceMilliseconds = 30;
+
+  // Waits for the helpers (see Run): true once all returned, false once
+  // stop() said so (abandoning those still running, listed in *running).
+  bool Wait(const std::function<bool()>& stop, std::vector<size_t>* running) {
+    State& s = *state_;
+    std::unique_lock<std::mutex> lock(s.mutex);
+    for (;;) {
+      if (s.done.wait_for(lock, std::chrono::milliseconds(20),
+                          [&] { return s.busy == 0; })) {
+        s.fn = nullptr;
+        return true;
+      }
+      lock.unlock();
+      const bool stopping = stop();
+      lock.lock();
+      if (stopping) break;
+    }
+    // Calls that are about to return (an engine agent's take microseconds)
+    // get a moment, so that only those that do not are left behind.
+    s.next.store(s.n);
+    if (s.done.wait_for(lock, std::chrono::milliseconds(kGraceMilliseconds),
+                        [&] { return s.busy == 0; })) {
+      s.fn = nullptr;
+      return false;
+    }
+    s.abandoned.store(true);
+    for (const std::atomic<size_t>& c : s.current) {
+      const size_t i = c.load();
+      if (i > 0) running->push_back(i - 1);
+    }
+    return false;
+  }
+
+  std::shared_ptr<State> state_;
   std::vector<std::thread> threads_;
-  std::mutex mutex_;
-  std::condition_variable work_;
-  std::condition_variable done_;
-  uint64_t generation_ = 0;
-  bool stop_ = false;
-  int busy_ = 0;
-  const std::function<void(size_t)>* fn_ = nullptr;
-  const std::function<void()>* each_ = nullptr;  // RunOnEach's function
-  size_t n_ = 0;
-  std::atomic<size_t> next_{0};
 };
 
 MultiThreadAgentParallelRunner::MultiThreadAgentParallelRunner(
@@ -211,10 +323,22 @@ MultiThreadAgentParallelRunner::~MultiThreadAgentParallelRunner() = default;
 void MultiThreadAgentParallelRunner::on_run_start() {
   if (concurrency() > 1) pool_ = std::make_unique<Pool>(concurrency() - 1);
   if (pool_ != nullptr) {
-    pool_->RunOnEach([this] { worker_initializer(); });
+    if (!pool_->RunOnEach([this] { worker_initializer(); }, [this] { return StopRequested(); })) {
+      if (pool_->abandoned()) WarnLeftBehind("the worker initializer");
+      throw SimulationError("interrupted while the worker initializers ran");
+    }
   } else {
     worker_initializer();
   }
+}
+
+void MultiThreadAgentParallelRunner::WarnLeftBehind(const std::string& what) {
+  left_threads_behind_ = true;
+  // A thread cannot be stopped from outside; what it runs may return
+  // later, and then ends the thread without touching the run.
+  simulator().warn(class_name() + ": a thread running " + what +
+                   " did not return and is left behind (a thread cannot be stopped); it "
+                   "ends when that call returns");
 }
 
 void MultiThreadAgentParallelRunner::on_run_end() { pool_.reset(); }
@@ -224,13 +348,20 @@ void MultiThreadAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   const Markets view = markets();
   auto task = [&](size_t i) {
     TaskResult& r = (*results)[i];
-    RunAgentTask(agents[i], view, &r.actions, &r.error, &r.warnings);
+    RunAgentTask(agents[i], view, &r.actions, &r.error, &r.warnings, &r.host_error);
   };
   if (pool_ == nullptr || agents.size() == 1) {
     for (size_t i = 0; i < agents.size(); ++i) task(i);
     return;
   }
-  pool_->Run(agents.size(), task);
+  std::vector<size_t> running;
+  if (!pool_->Run(agents.size(), task, [this] { return StopRequested(); }, &running)) {
+    for (size_t i : running) {
+      WarnLeftBehind("submit_orders of agent " + agents[i]->name() + " (" +
+                     agents[i]->class_name() + ")");
+    }
+    throw SimulationError("interrupted at step " + std::to_string(simulator().time()));
+  }
 }
 
 }  // namespace pams

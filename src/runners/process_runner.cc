@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
@@ -19,6 +20,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <thread>
 #include <typeinfo>
 #include <utility>
 #include <vector>
@@ -32,6 +34,7 @@
 #include "runners/agent_task.h"
 #include "runners/channel.h"
 #include "runners/cpu_affinity.h"
+#include "runners/host_error.h"
 #include "runners/worker_protocol.h"
 #include "simulator/simulation_journal.h"
 
@@ -105,6 +108,34 @@ pid_t SpawnWorker(const std::string& program, const std::vector<std::string>& ar
   return pid;
 }
 
+// Reaps processes sent SIGKILL, on a thread of its own, which ends once all
+// are reaped: a killed process ends when the kernel has torn it down, which
+// for a large one (a worker importing TensorFlow) took up to half a second
+// here, and a stopped run must not wait for that.
+void ReapInBackground(std::vector<pid_t> pids) {
+  if (pids.empty()) return;
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);  // signals stay the program's
+  std::thread([pids = std::move(pids)] {
+    for (pid_t pid : pids) {
+      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }).detach();
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+// Waits up to `seconds` for process pid (a child) to end; true once reaped.
+bool ReapWithin(pid_t pid, double seconds) {
+  const double until = MonotonicSeconds() + seconds;
+  for (;;) {
+    if (waitpid(pid, nullptr, WNOHANG) != 0) return true;
+    if (MonotonicSeconds() >= until) return false;
+    usleep(1000);
+  }
+}
+
 }  // namespace
 
 // The worker processes of one run.
@@ -135,9 +166,8 @@ class MultiProcessAgentParallelRunner::Workers {
   void set_cpus(std::vector<std::vector<int>> cpus) { cpus_ = std::move(cpus); }
 
   void Start(const std::string& method, int count, const WorkerInit& init,
-             const ClassRegistry* registry, double timeout,
-             const std::atomic<bool>* stop) {
-    stop_ = stop;
+             const ClassRegistry* registry, double timeout, StopCheck stop) {
+    stop_ = std::move(stop);
     if (method == "forkserver") StartForkServer();
     for (int i = 0; i < count; ++i) {
       int fds[2];
@@ -173,28 +203,42 @@ class MultiProcessAgentParallelRunner::Workers {
       workers_.push_back(std::move(w));
     }
     // Init everyone first, then wait: the replicas build in parallel.
+    const double startup = timeout > 0 ? timeout : kStartupTimeoutSeconds;
     for (int i = 0; i < count; ++i) {
       WorkerInit mine = init;
       mine.worker_index = i;
       if (static_cast<size_t>(i) < cpus_.size()) mine.cpus = cpus_[i];
-      workers_[i].channel.Send(MessageType::kInit, mine.Encode());
+      // A failure other than an interruption shows in the answer awaited
+      // below.
+      if (workers_[i].channel.Send(MessageType::kInit, mine.Encode(), startup, stop_) ==
+          Channel::Status::kInterrupted) {
+        Kill();
+        throw SimulationError("interrupted while the worker processes started");
+      }
     }
     for (int i = 0; i < count; ++i) {
       MessageType type;
       std::string payload;
-      const Channel::Status s = workers_[i].channel.Receive(
-          &type, &payload, timeout > 0 ? timeout : kStartupTimeoutSeconds, stop);
+      const Channel::Status s =
+          workers_[i].channel.Receive(&type, &payload, startup, stop_);
       if (s == Channel::Status::kOk && type == MessageType::kReady) {
         workers_[i].ready_after = MonotonicSeconds() - workers_[i].started_at;
         continue;
       }
+      if (s == Channel::Status::kInterrupted) {
+        Kill();
+        throw SimulationError("interrupted while the worker processes started");
+      }
       if (s == Channel::Status::kOk && type == MessageType::kError) {
-        throw SimulationError("worker process " + std::to_string(i) +
-                              " could not build its replica: " + payload);
+        std::string message, host_error;
+        DecodeWorkerError(payload, &message, &host_error);
+        message = "worker process " + std::to_string(i) +
+                  " could not build its replica: " + message;
+        if (!host_error.empty()) throw HostError(message, host_error);
+        throw SimulationError(message);
       }
       throw SimulationError("worker process " + std::to_string(i) +
-                            " did not start: " +
-                            Failure(i, s, timeout > 0 ? timeout : kStartupTimeoutSeconds) +
+                            " did not start: " + Failure(i, s, startup) +
                             (method == "fork" ? ""
                                               : " (does the program call "
                                                 "pams::InitWorkerProcess(argc, "
@@ -269,46 +313,97 @@ class MultiProcessAgentParallelRunner::Workers {
   }
 
   // Stops every worker and reaps them; safe to call more than once.
-  void Stop() {
+  // Workers are told to exit and get 200 ms together to do so; those still
+  // running then (inside a long call) are killed.
+  void Stop() { Shutdown(0.2); }
+
+  // Kills every worker at once (SIGKILL) and reaps them: for a run that
+  // stops in the middle (interrupted, or a worker timed out), whose workers
+  // may be inside calls that do not return. Safe to call more than once.
+  void Kill() { Shutdown(0); }
+
+  std::vector<Worker>& workers() { return workers_; }
+
+ private:
+  void Shutdown(double grace_seconds) {
     for (Worker& w : workers_) {
-      if (w.channel.is_open()) w.channel.Send(MessageType::kShutdown, {});
-      w.channel.Close();
-    }
-    // Workers exit when their socket closes; give them a moment, then kill.
-    for (size_t i = 0; i < workers_.size(); ++i) {
-      if (workers_[i].pid > 0 && !workers_[i].via_forkserver) {
-        bool gone = false;
-        for (int k = 0; k < 100 && !gone; ++k) {
-          int st;
-          gone = waitpid(workers_[i].pid, &st, WNOHANG) != 0;
-          if (!gone) usleep(2000);
-        }
-        if (!gone) {
-          kill(workers_[i].pid, SIGKILL);
-          waitpid(workers_[i].pid, nullptr, 0);
-        }
-        workers_[i].pid = -1;
+      if (grace_seconds > 0 && w.channel.is_open()) {
+        // A worker that cannot take the message now is killed below.
+        w.channel.Send(MessageType::kShutdown, {}, 0.01);
       }
+      w.channel.Close();
+      if (grace_seconds <= 0 && w.pid > 0) kill(w.pid, SIGKILL);
+    }
+    // Workers exit when their socket closes. The forkserver's children are
+    // its to reap; it reaps them and exits when its socket closes.
+    const double until = MonotonicSeconds() + grace_seconds;
+    for (;;) {
+      bool running = false;
+      for (Worker& w : workers_) {
+        if (w.pid <= 0) continue;
+        if (w.via_forkserver) {
+          // Not this process's child: gone once kill(pid, 0) fails or
+          // it is a zombie of the server (which reaps it below).
+          if (kill(w.pid, 0) != 0 || IsZombie(w.pid)) {
+            w.pid = -1;
+          } else {
+            running = true;
+          }
+          continue;
+        }
+        int st;
+        if (waitpid(w.pid, &st, WNOHANG) != 0) {
+          w.pid = -1;
+        } else {
+          running = true;
+        }
+      }
+      if (!running) break;
+      if (MonotonicSeconds() >= until) {
+        // Killed; this process's children are reaped in the background if
+        // they take more than a moment to go.
+        std::vector<pid_t> killed;
+        for (Worker& w : workers_) {
+          if (w.pid <= 0) continue;
+          kill(w.pid, SIGKILL);
+          if (!w.via_forkserver && !ReapWithin(w.pid, 0.005)) killed.push_back(w.pid);
+          w.pid = -1;
+        }
+        ReapInBackground(std::move(killed));
+        break;
+      }
+      usleep(1000);
     }
     workers_.clear();
     if (server_pid_ > 0) {
       server_.Close();  // the server reaps its workers and exits
-      int st;
-      bool gone = false;
-      for (int k = 0; k < 250 && !gone; ++k) {
-        gone = waitpid(server_pid_, &st, WNOHANG) != 0;
-        if (!gone) usleep(2000);
-      }
-      if (!gone) {
+      // Killed at once too when there is no time: its workers are gone.
+      if (grace_seconds <= 0) kill(server_pid_, SIGKILL);
+      if (!ReapWithin(server_pid_, grace_seconds > 0 ? grace_seconds + 0.3 : 0.005)) {
         kill(server_pid_, SIGKILL);
-        waitpid(server_pid_, nullptr, 0);
+        ReapInBackground({server_pid_});
       }
       server_pid_ = -1;
     }
   }
 
-  std::vector<Worker>& workers() { return workers_; }
+  // Whether process pid has ended and waits to be reaped (its parent, the
+  // forkserver, reaps it).
+  static bool IsZombie(pid_t pid) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+    std::FILE* f = std::fopen(path, "r");
+    if (f == nullptr) return true;
+    char line[512];
+    const bool read = std::fgets(line, sizeof line, f) != nullptr;
+    std::fclose(f);
+    if (!read) return true;
+    // "pid (comm) S ...": the state follows the last ')'.
+    const char* paren = std::strrchr(line, ')');
+    return paren != nullptr && paren[1] == ' ' && paren[2] == 'Z';
+  }
 
+ public:
   // Waits for a message from any worker with a running task. Returns the
   // worker's index, or throws SimulationError via `fail` for a worker that
   // failed.
@@ -330,18 +425,18 @@ class MultiProcessAgentParallelRunner::Workers {
     }
     const double deadline = timeout > 0 ? MonotonicSeconds() + timeout : 0;
     for (;;) {
-      if (stop_ != nullptr && stop_->load()) {
+      if (stop_ && stop_()) {
         *status = Channel::Status::kInterrupted;
         return index.front();
       }
-      int wait_ms = 100;
+      int wait_ms = static_cast<int>(Channel::kPollSeconds * 1000);
       if (deadline > 0) {
         const double left = deadline - MonotonicSeconds();
         if (left <= 0) {
           *status = Channel::Status::kTimeout;
           return index.front();
         }
-        wait_ms = static_cast<int>(std::min(left, 0.1) * 1000) + 1;
+        wait_ms = static_cast<int>(std::min(left, Channel::kPollSeconds) * 1000) + 1;
       }
       const int r = poll(fds.data(), fds.size(), wait_ms);
       if (r < 0 && errno != EINTR) {
@@ -430,7 +525,7 @@ class MultiProcessAgentParallelRunner::Workers {
   }
 
   std::vector<Worker> workers_;
-  const std::atomic<bool>* stop_ = nullptr;
+  StopCheck stop_;
   Channel server_;
   pid_t server_pid_ = -1;
   std::string program_;
@@ -515,8 +610,8 @@ void MultiProcessAgentParallelRunner::on_run_start() {
   workers_ = std::make_unique<Workers>();
   workers_->set_cpus(worker_cpus_);
   workers_->set_program(worker_program_, worker_argv_, worker_starter_);
-  workers_->Start(start_method_, concurrency(), init, &registry(),
-                  worker_timeout_, stop_flag());
+  workers_->Start(start_method_, concurrency(), init, &registry(), worker_timeout_,
+                  [this] { return StopRequested(); });
 }
 
 void MultiProcessAgentParallelRunner::on_run_end() {
@@ -542,7 +637,12 @@ void MultiProcessAgentParallelRunner::on_step_end() {
     out.write_string(journal_->since(worker.synced));
     worker.synced = end;
     // A worker that is gone is reported when its next task is awaited.
-    worker.channel.Send(MessageType::kSync, payload);
+    if (worker.channel.Send(MessageType::kSync, payload, worker_timeout_,
+                            [this] { return StopRequested(); }) ==
+        Channel::Status::kInterrupted) {
+      workers_->Kill();
+      throw SimulationError("interrupted at step " + std::to_string(simulator().time()));
+    }
   }
   journal_->discard_before(end);
 }
@@ -552,7 +652,7 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   if (workers_ == nullptr || (agents.size() == 1 && RunsSingleTasksHere())) {
     for (size_t i = 0; i < agents.size(); ++i) {
       TaskResult& r = (*results)[i];
-      RunAgentTask(agents[i], markets(), &r.actions, &r.error, &r.warnings);
+      RunAgentTask(agents[i], markets(), &r.actions, &r.error, &r.warnings, &r.host_error);
     }
     return;
   }
@@ -561,6 +661,28 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   std::string state;
   size_t next = 0;
   size_t running = 0;
+  const StopCheck stop = [this] { return StopRequested(); };
+  // Ends the run for worker w's failure s (its running task's agent named):
+  // workers are killed at once, since some may be inside long calls.
+  auto fail = [&](size_t w, Channel::Status s) {
+    const int64_t step = simulator().time();
+    if (s == Channel::Status::kInterrupted) {
+      workers_->Kill();
+      throw SimulationError("interrupted at step " + std::to_string(step));
+    }
+    const Agent& agent = *agents[workers[w].tasks.front()];
+    std::string message = "worker process " + std::to_string(w) + " running agent " +
+                          agent.name() + " (" + agent.class_name() + ") at step " +
+                          std::to_string(step) +
+                          " failed: " + workers_->Failure(w, s, worker_timeout_);
+    workers_->Kill();
+    // A signal that stopped the worker may be this process's to handle too
+    // (SIGTERM or SIGINT to the process group): that is the reason to give.
+    if (StopRequested(/*now=*/true)) {
+      throw SimulationError("interrupted at step " + std::to_string(step));
+    }
+    throw SimulationError(message);
+  };
   auto send = [&](size_t w) {
     Workers::Worker& worker = workers[w];
     Agent& agent = *agents[next];
@@ -574,8 +696,15 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     worker.synced = journal_->end();
     worker.tasks.push_back(next++);
     ++running;
-    // A failed send is reported when the worker's answer is awaited.
-    worker.channel.Send(MessageType::kTask, payload);
+    // The worker may be busy with its previous task and its socket full:
+    // Send waits (reading what the worker sends meanwhile), as long as the
+    // answer may take. A worker that is gone is reported when its answer
+    // is awaited (it may have said why before it went).
+    const Channel::Status s =
+        worker.channel.Send(MessageType::kTask, payload, worker_timeout_, stop);
+    if (s == Channel::Status::kInterrupted || s == Channel::Status::kTimeout) {
+      fail(w, s);
+    }
   };
   // Each worker gets up to kQueuedTasks tasks at once, so that it starts
   // the next one as soon as it has sent a result, without waiting for this
@@ -592,17 +721,7 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     std::deque<size_t>& tasks = workers[w].tasks;
     const size_t i = tasks.front();
     Agent& agent = *agents[i];
-    if (status != Channel::Status::kOk) {
-      const int64_t step = simulator().time();
-      if (status == Channel::Status::kInterrupted) {
-        throw SimulationError("interrupted at step " + std::to_string(step));
-      }
-      throw SimulationError("worker process " + std::to_string(w) +
-                            " running agent " + agent.name() + " (" +
-                            agent.class_name() + ") at step " +
-                            std::to_string(step) + " failed: " +
-                            workers_->Failure(w, status, worker_timeout_));
-    }
+    if (status != Channel::Status::kOk) fail(w, status);
     tasks.pop_front();
     --running;
     TaskResult& result = (*results)[i];
@@ -610,14 +729,14 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
       // The worker could not run the task at all (e.g. its replica failed)
       // and has exited: its queued tasks fail alike (after this one, which
       // is reported first).
-      result.error = payload;
-      for (size_t j : tasks) (*results)[j].error = payload;
+      DecodeWorkerError(payload, &result.error, &result.host_error);
+      for (size_t j : tasks) (*results)[j].error = result.error;
       running -= tasks.size();
       tasks.clear();
       continue;
     }
     StateReader in(payload);
-    ReadTaskOutcome(in, &result.error, &result.warnings);
+    ReadTaskOutcome(in, &result.error, &result.host_error, &result.warnings);
     if (result.error.empty()) {
       ReadActions(in, &result.actions);
       agent.deserialize_state(in.read_string());

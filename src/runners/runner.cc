@@ -597,6 +597,19 @@ void Runner::run() {
   if (logger_) logger_->flush();
 }
 
+bool Runner::StopRequested(bool now) {
+  if (wait_check_) {
+    const double t = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now().time_since_epoch())
+                         .count();
+    if (now || t - last_wait_check_ >= 0.01) {
+      last_wait_check_ = t;
+      wait_check_();
+    }
+  }
+  return stop_flag_ != nullptr && stop_flag_->load();
+}
+
 std::string Runner::Abort() {
   // The error that stopped the run is the one to report; a failure while
   // cleaning up is added to it, never put in its place.
@@ -749,6 +762,9 @@ void Runner::ValidateActions(const Session& session, const Batch& batch) const {
       }
       continue;
     }
+    // First: an order placed before (and perhaps fully executed since, its
+    // volume 0) is refused as such, not for its volume.
+    if (o.order_id >= 0 || o.placed_at >= 0) fail("the order was already placed");
     if (o.volume <= 0) fail("volume must be positive, got " + std::to_string(o.volume));
     if (o.ttl && *o.ttl <= 0) {
       fail("ttl must be positive or unset, got " + std::to_string(*o.ttl));
@@ -764,7 +780,6 @@ void Runner::ValidateActions(const Session& session, const Batch& batch) const {
     if (o.kind == OrderKind::kMarket && o.price) {
       fail("a market order cannot have a price");
     }
-    if (o.order_id >= 0 || o.placed_at >= 0) fail("the order was already placed");
     if (o.price && *o.price <= 0) {
       simulator_->warn("price should be positive");
     }

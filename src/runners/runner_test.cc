@@ -792,6 +792,11 @@ class ScriptedAgent : public Agent {
       o.order_id = 0;
       o.placed_at = 0;
     }
+    if (mode == "placed_executed") {  // submitted again once fully executed
+      o.order_id = 0;
+      o.placed_at = 0;
+      o.volume = 0;
+    }
     if (mode == "spoof_cancel") {
       Order other = o;
       other.agent_id = id + 1;
@@ -906,6 +911,7 @@ TEST(RunnerAgentTest, InvalidActionsAreRefused) {
       {"market_with_price", "market order"},
       {"bad_market", "market"},
       {"placed", "already placed"},
+      {"placed_executed", "already placed"},
       {"bad_same_batch", "same_batch_order"},
   };
   for (const Case& c : cases) {

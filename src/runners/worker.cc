@@ -19,6 +19,7 @@
 #include "runners/agent_task.h"
 #include "runners/channel.h"
 #include "runners/cpu_affinity.h"
+#include "runners/host_error.h"
 #include "runners/runner_access.h"
 #include "pams/config/json.h"
 #include "pams/errors.h"
@@ -182,8 +183,11 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
       }
     }
     runner = build(init);
+  } catch (const HostError& e) {
+    channel.Send(MessageType::kError, EncodeWorkerError(e.what(), e.payload()));
+    _exit(1);
   } catch (const std::exception& e) {
-    channel.Send(MessageType::kError, e.what());
+    channel.Send(MessageType::kError, EncodeWorkerError(e.what(), {}));
     _exit(1);
   }
   if (channel.Send(MessageType::kReady, {}) != Channel::Status::kOk) _exit(0);
@@ -192,6 +196,7 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
   const Markets markets = simulator.markets();
   std::vector<Action> actions;
   std::string error;
+  std::string host_error;
   std::vector<std::string> warnings;
   std::string reply;
   std::string state;
@@ -212,11 +217,12 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
       agent.deserialize_state(r.read_string());
       actions.clear();
       error.clear();
+      host_error.clear();
       warnings.clear();
-      RunAgentTask(&agent, markets, &actions, &error, &warnings);
+      RunAgentTask(&agent, markets, &actions, &error, &warnings, &host_error);
       reply.clear();
       StateWriter w(&reply);
-      WriteTaskOutcome(error, warnings, w);
+      WriteTaskOutcome(error, host_error, warnings, w);
       if (error.empty()) {
         WriteActions(actions, w);
         state.clear();
@@ -227,8 +233,10 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
     } catch (const std::exception& e) {
       // The replica could not follow the main process (a journal it could not
       // apply, a state it could not load): nothing sensible can follow.
+      const auto* host = dynamic_cast<const HostError*>(&e);
       channel.Send(MessageType::kError,
-                   std::string("the worker's replica failed: ") + e.what());
+                   EncodeWorkerError(std::string("the worker's replica failed: ") + e.what(),
+                                     host != nullptr ? host->payload() : std::string()));
       _exit(1);
     }
   }

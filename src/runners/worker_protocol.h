@@ -41,21 +41,47 @@ struct WorkerInit {
 };
 
 // A task's reply (kResult) starts with how the task went: the error (empty
-// on success) and the agent's warnings; on success the actions and the
-// agent's state follow (WriteActions, Agent::serialize_state).
-inline void WriteTaskOutcome(const std::string& error,
+// on success), the host's description of it (HostError's payload; empty if
+// none) and the agent's warnings; on success the actions and the agent's
+// state follow (WriteActions, Agent::serialize_state).
+inline void WriteTaskOutcome(const std::string& error, const std::string& host_error,
                              const std::vector<std::string>& warnings,
                              StateWriter& w) {
   w.write_string(error);
+  w.write_string(host_error);
   w.write<uint64_t>(warnings.size());
   for (const std::string& s : warnings) w.write_string(s);
 }
 
-inline void ReadTaskOutcome(StateReader& r, std::string* error,
+inline void ReadTaskOutcome(StateReader& r, std::string* error, std::string* host_error,
                             std::vector<std::string>* warnings) {
   *error = r.read_string();
+  *host_error = r.read_string();
   const uint64_t n = r.read<uint64_t>();
   for (uint64_t i = 0; i < n; ++i) warnings->push_back(r.read_string());
+}
+
+// A kError message: what failed, and the host's description of it (a
+// HostError's payload; empty if none).
+inline std::string EncodeWorkerError(const std::string& message,
+                                     const std::string& host_error) {
+  std::string out;
+  StateWriter w(&out);
+  w.write_string(message);
+  w.write_string(host_error);
+  return out;
+}
+
+inline void DecodeWorkerError(const std::string& payload, std::string* message,
+                              std::string* host_error) {
+  try {
+    StateReader r(payload);
+    *message = r.read_string();
+    *host_error = r.read_string();
+  } catch (const std::exception&) {
+    *message = "a worker's error message could not be read";
+    host_error->clear();
+  }
 }
 
 // Serves the runner on the socket fd until it is told to stop or the main

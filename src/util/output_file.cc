@@ -12,10 +12,21 @@
 // twice or while it is being reset, and ExitAfterWholeRows, finding a slot
 // kBusy, leaves the exit to its owner, who checks for a pending exit after
 // each write.
+//
+// Rows reach the file at least every kFlushSeconds: a process-wide flusher
+// thread (started with the first file, one per process) writes each idle
+// slot's committed rows out, taking the slot kIdle -> kBusy as the owner
+// does, so a SIGKILL or the OOM killer loses at most the rows of the last
+// second, even while the run waits in a long agent call. The owner takes the
+// slot for each row it appends too (an uncontended compare-and-swap), since
+// the flusher empties the block. A failed write of the flusher is kept in
+// the slot and reported by the owner's next write.
 
 #include "util/output_file.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,6 +36,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <thread>
 
 #include "pams/errors.h"
 
@@ -42,6 +54,9 @@ struct Slot {
   off_t written = 0;      // bytes written so far (whole rows)
   char* block = nullptr;  // kBlockBytes, allocated at first use
   std::atomic<size_t> committed{0};
+  // The errno of a write the flusher thread made and failed (0: none),
+  // reported by the owner.
+  std::atomic<int> deferred_error{0};
 };
 
 }  // namespace output_file_internal
@@ -62,6 +77,11 @@ constexpr int kSlots = 32;
 Slot g_slots[kSlots];
 std::atomic<int> g_exit_status{-1};
 std::atomic<bool> g_alarm_armed{false};
+// How often the flusher writes committed rows out (so rows are on disk at
+// most about this old, plus a write).
+constexpr long kFlushNanoseconds = 500'000'000;
+// The process whose flusher thread runs (a forked child has none).
+std::atomic<pid_t> g_flusher_pid{0};
 
 // write(2) of all of data; 0 or the errno of the failure. Async-signal-safe.
 int WriteAll(int fd, const char* data, size_t size) {
@@ -96,14 +116,19 @@ int WriteCommitted(Slot* s) {
 void ExitOnAlarm(int) { _exit(g_exit_status.load()); }
 
 // Takes the slot for a write (kIdle -> kBusy). When ExitAfterWholeRows has
-// taken it, the process is ending: wait for that.
+// taken it, the process is ending: wait for that. The flusher holds a slot
+// for one write: yield to it before sleeping.
 void Acquire(Slot* s) {
-  for (;;) {
+  for (int tries = 0;; ++tries) {
     int expected = kIdle;
     if (s->state.compare_exchange_strong(expected, kBusy)) return;
     const int status = g_exit_status.load();
     if (status >= 0) ExitAfterWholeRows(status);
-    const timespec pause{0, 10'000'000};
+    if (tries < 100) {
+      sched_yield();
+      continue;
+    }
+    const timespec pause{0, 1'000'000};
     nanosleep(&pause, nullptr);
   }
 }
@@ -113,6 +138,44 @@ void Release(Slot* s, int state) {
   s->state.store(state);
   const int status = g_exit_status.load();
   if (status >= 0) ExitAfterWholeRows(status);
+}
+
+// The flusher thread: every kFlushNanoseconds, writes out the committed
+// rows of every slot not in use.
+[[noreturn]] void FlushLoop() {
+  for (;;) {
+    const timespec pause{0, kFlushNanoseconds};
+    nanosleep(&pause, nullptr);
+    for (Slot& s : g_slots) {
+      if (s.committed.load(std::memory_order_relaxed) == 0) continue;
+      int expected = kIdle;
+      if (!s.state.compare_exchange_strong(expected, kBusy)) continue;
+      // Not stdout, whose rows must stay in order with what the program
+      // prints there through stdio.
+      if (!s.owns_fd) {
+        Release(&s, kIdle);
+        continue;
+      }
+      if (const int error = WriteCommitted(&s)) {
+        int none = 0;
+        s.deferred_error.compare_exchange_strong(none, error);
+      }
+      Release(&s, kIdle);
+    }
+  }
+}
+
+// Starts this process's flusher thread, unless it runs.
+void StartFlusher() {
+  const pid_t self = getpid();
+  pid_t running = g_flusher_pid.load();
+  if (running == self || !g_flusher_pid.compare_exchange_strong(running, self)) return;
+  // Signals go to the program's own threads, not to this one.
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  std::thread(FlushLoop).detach();
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
 }  // namespace
@@ -170,7 +233,9 @@ OutputFile::OutputFile(const std::string& path) : path_(path), slot_(nullptr) {
   slot_->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
   slot_->written = slot_->regular ? lseek(fd, 0, SEEK_CUR) : 0;
   slot_->committed.store(0);
+  slot_->deferred_error.store(0);
   slot_->state.store(kIdle);
+  if (!owns_slot_) StartFlusher();
 }
 
 OutputFile::~OutputFile() {
@@ -185,7 +250,8 @@ int OutputFile::WriteBlock() {
   Acquire(slot_);
   // Text that stdio holds for stdout goes first.
   if (slot_->fd == STDOUT_FILENO) std::fflush(stdout);
-  const int error = WriteCommitted(slot_);
+  int error = WriteCommitted(slot_);
+  if (error == 0) error = slot_->deferred_error.exchange(0);
   Release(slot_, kIdle);
   return error;
 }
@@ -197,31 +263,33 @@ void OutputFile::commit_row() {
                              "logger's flush() at the end of the run closes it)",
                       0);
   }
+  // The flusher thread writes the block out whenever the slot is not held:
+  // append under the slot, where the committed size stays put.
+  Acquire(slot_);
+  int error = 0;
   size_t used = slot_->committed.load(std::memory_order_relaxed);
   if (used + row_.size() > kBlockBytes) {
-    if (const int error = WriteBlock()) {
-      row_.clear();
-      throw OutputError(path_, "writing failed", error);
-    }
+    // Text that stdio holds for stdout goes first.
+    if (slot_->fd == STDOUT_FILENO) std::fflush(stdout);
+    error = WriteCommitted(slot_);
     used = 0;
   }
-  if (row_.size() > kBlockBytes) {
+  if (error == 0 && row_.size() > kBlockBytes) {
     // Longer than a block (a huge name): written on its own, still whole.
-    Acquire(slot_);
-    int error = WriteAll(slot_->fd, row_.data(), row_.size());
+    error = WriteAll(slot_->fd, row_.data(), row_.size());
     if (error == 0) {
       slot_->written += static_cast<off_t>(row_.size());
     } else if (slot_->regular && ftruncate(slot_->fd, slot_->written) == 0) {
       lseek(slot_->fd, slot_->written, SEEK_SET);
     }
-    Release(slot_, kIdle);
-    row_.clear();
-    if (error != 0) throw OutputError(path_, "writing failed", error);
-    return;
+  } else if (error == 0) {
+    std::memcpy(slot_->block + used, row_.data(), row_.size());
+    slot_->committed.store(used + row_.size(), std::memory_order_release);
   }
-  std::memcpy(slot_->block + used, row_.data(), row_.size());
-  slot_->committed.store(used + row_.size(), std::memory_order_release);
+  if (error == 0) error = slot_->deferred_error.exchange(0);
+  Release(slot_, kIdle);
   row_.clear();
+  if (error != 0) throw OutputError(path_, "writing failed", error);
 }
 
 void OutputFile::flush() {
@@ -235,7 +303,8 @@ void OutputFile::close() {
   Slot* s = slot_;
   Acquire(s);
   if (s->fd == STDOUT_FILENO) std::fflush(stdout);
-  const int write_error = WriteCommitted(s);
+  int write_error = WriteCommitted(s);
+  if (write_error == 0) write_error = s->deferred_error.exchange(0);
   int close_error = 0;
   // close(2) reports what a file system could only find out then (NFS
   // writes back on close). EINTR: the descriptor is closed all the same.

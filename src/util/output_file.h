@@ -6,6 +6,9 @@
 // (one write(2) of a buffer that ends at a row boundary). So however the
 // process ends (the run's end, an error, a signal, ExitAfterWholeRows from a
 // signal handler), the file is valid up to its last row, never cut in one.
+// Committed rows reach the file within about half a second (a flusher
+// thread writes them; stdout's are written by their owner only), so that
+// SIGKILL or the OOM killer loses at most the last second's rows.
 //
 // Errors: opening fails at once (ConfigError naming the path), so that a bad
 // path is reported before the run starts, not after it; a failed write or

@@ -84,6 +84,41 @@ TEST(OutputFileTest, FullDiskIsAnOutputErrorNamingThePath) {
   }
 }
 
+// Committed rows reach the file within a second without a flush (the
+// flusher thread): a process killed meanwhile keeps them. A write that the
+// flusher fails is reported by the owner's next one.
+TEST(OutputFileTest, RowsReachTheFileWithinASecond) {
+  const std::string path = TempPath("timely");
+  OutputFile file(path);
+  file.row()->append("a,b\n");
+  file.commit_row();
+  std::string text;
+  for (int i = 0; i < 150 && text.empty(); ++i) {
+    usleep(10000);
+    text = ReadAll(path);
+  }
+  EXPECT_EQ(text, "a,b\n");
+  file.row()->append("c,d\n");
+  file.commit_row();
+  usleep(1100000);
+  EXPECT_EQ(ReadAll(path), "a,b\nc,d\n");
+  file.close();
+  std::remove(path.c_str());
+
+  if (access("/dev/full", W_OK) != 0) return;
+  OutputFile full("/dev/full");
+  full.row()->append("x\n");
+  full.commit_row();
+  usleep(1100000);  // the flusher's write has failed by now
+  full.row()->append("y\n");
+  try {
+    full.commit_row();
+    ADD_FAILURE() << "no error";
+  } catch (const OutputError& e) {
+    EXPECT_EQ(e.error_number(), ENOSPC);
+  }
+}
+
 TEST(OutputFileTest, ARowAfterCloseIsAnError) {
   const std::string path = TempPath("closed");
   OutputFile file(path);

@@ -264,6 +264,49 @@ class FeeAgent : public pams::FCNAgent {
   }
 };
 
+class BigStateAgent : public pams::FCNAgent {
+ public:
+  using FCNAgent::FCNAgent;
+
+  void setup(const pams::Settings& settings,
+             std::span<const int> accessible_market_ids) override {
+    FCNAgent::setup(settings, accessible_market_ids);
+    int64_t bytes = 1000000;
+    if (auto b = settings.find("stateBytes")) bytes = b->as_int();
+    if (bytes < 1 || bytes > (int64_t{1} << 28)) {
+      settings["stateBytes"].fail("must be between 1 and 2^28");
+    }
+    state_.assign(static_cast<size_t>(bytes), '\0');
+    for (size_t i = 0; i < state_.size(); i += 4096) state_[i] = static_cast<char>(i / 4096);
+  }
+
+  void submit_orders(pams::Markets markets,
+                     std::vector<pams::Action>* orders) override {
+    ++calls_;
+    const size_t n = state_.size();
+    state_[static_cast<size_t>(calls_ * 7919) % n] =
+        static_cast<char>(static_cast<int>(prng().random() * 256));
+    if ((state_[static_cast<size_t>(calls_ * 104729) % n] & 1) != 0) return;
+    FCNAgent::submit_orders(markets, orders);
+  }
+
+  void save_state(pams::StateWriter& out) const override {
+    FCNAgent::save_state(out);
+    out.write(calls_);
+    out.write_string(state_);
+  }
+
+  void load_state(pams::StateReader& in) override {
+    FCNAgent::load_state(in);
+    calls_ = in.read<int64_t>();
+    state_ = in.read_string();
+  }
+
+ private:
+  int64_t calls_ = 0;
+  std::string state_;
+};
+
 }  // namespace
 
 extern "C" void pams_register_classes(pams::ClassRegistry* registry) {
@@ -273,4 +316,5 @@ extern "C" void pams_register_classes(pams::ClassRegistry* registry) {
   registry->add_agent<ProbeAgent>("ProbeAgent");
   registry->add_agent<FeeAgent>("FeeAgent");
   registry->add_agent<ForgetfulAgent>("ForgetfulAgent");
+  registry->add_agent<BigStateAgent>("BigStateAgent");
 }

@@ -137,8 +137,6 @@ def test_an_error_in_a_python_agent_has_the_users_traceback_and_names_agent_and_
 
 @pytest.mark.parametrize("returned, message", [
     ("[1]", "submit_orders must return Order and Cancel objects, got int"),
-    ("[Order(agent_id=self.agent_id, market_id=0, is_buy=True, kind=LIMIT_ORDER, volume=1,"
-     " price=300.0, placed_at=3)]", "the order was already placed"),
     ("[Cancel(order=Order(agent_id=self.agent_id, market_id=0, is_buy=True,"
      " kind=LIMIT_ORDER, volume=1, price=300.0))]", "the order to cancel was not submitted"),
     ("[Order(agent_id=self.agent_id + 1, market_id=0, is_buy=True, kind=MARKET_ORDER,"

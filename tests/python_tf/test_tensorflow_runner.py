@@ -2,7 +2,9 @@
 same logs and agents as SequentialRunner with the thread counts set as the
 seed says, for every start method and numParallel 1/2; each worker loads
 its model once and runs TensorFlow with the configured thread counts;
-fork after TensorFlow ran is refused; bad keys are named."""
+fork after TensorFlow ran is refused; bad keys are named; Ctrl-C while
+the workers start stops the run within 0.1 s, a worker's error keeps its
+type, and the interpreter then exits without nanobind's leak report."""
 import json
 import os
 import subprocess
@@ -13,7 +15,7 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def tf_run(tmp_path, mode, *args, loads=None):
+def tf_run(tmp_path, mode, *args, loads=None, stderr=None):
     out = tmp_path / f"{mode}-{'-'.join(map(str, args))}.json"
     env = dict(os.environ)
     if loads is not None:
@@ -22,6 +24,8 @@ def tf_run(tmp_path, mode, *args, loads=None):
                            str(tmp_path / "model.keras"), *map(str, args)],
                           capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    if stderr is not None:
+        stderr.append(done.stderr)
     return json.loads(out.read_text())
 
 
@@ -63,3 +67,14 @@ def test_bad_tensorflow_keys_are_named(models):
         "simulation.tensorflowInterOpThreads: must be an integer between 1 and 4096, got 1.5",
         "simulation.tensorflowGpuMemoryGrowth: must be true or false, got 'yes'",
     ]
+
+
+def test_ctrl_c_while_workers_start_then_a_failed_run_then_a_quiet_exit(models):
+    tmp, _ = models
+    stderr = []
+    result = tf_run(tmp, "interrupted_then_failed", stderr=stderr)
+    assert result["stopped"] is not None and result["stopped"] < 0.1, result
+    # The worker initializer's own error (Keras's, for a missing file).
+    assert result["failed"] and not result["failed"].startswith("SimulationError"), result
+    assert "missing.keras" in result["failed"], result
+    assert "nanobind: leaked" not in stderr[0], stderr[0][-2000:]

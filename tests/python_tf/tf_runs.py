@@ -128,6 +128,37 @@ def main():
             result = {"error": None}
         except pams_cpp.SimulationError as e:
             result = {"error": str(e)}
+    elif mode == "interrupted_then_failed":
+        # Ctrl-C while the spawned workers start (importing TensorFlow,
+        # loading the model): stopped within 0.1 s; then a run whose Keras
+        # agent fails in a worker: its own error. The harness checks that
+        # the interpreter then exits without nanobind's leak report.
+        import signal
+        import threading
+        import time
+
+        import tensorflow  # noqa: F401 (imported before the clock starts)
+
+        sent = []
+        # Spawned workers take seconds to import TensorFlow: 1 s in, they
+        # are starting.
+        threading.Timer(1.0, lambda: (sent.append(time.monotonic()),
+                                      os.kill(os.getpid(), signal.SIGINT))).start()
+        started = time.monotonic()
+        try:
+            run(Loading, config(model_path, 2, "spawn"))
+            stopped = None
+        except KeyboardInterrupt:
+            stopped = time.monotonic() - sent[0]
+        failed = None
+        missing = config(model_path, 2, "spawn")
+        missing["KerasAgents"]["modelPath"] = os.path.join(os.path.dirname(model_path),
+                                                           "missing.keras")
+        try:
+            run(Loading, missing)
+        except Exception as e:  # noqa: BLE001 (the type is what is checked)
+            failed = type(e).__name__ + ": " + str(e)
+        result = {"stopped": stopped, "failed": failed, "signal_after": sent[0] - started}
     elif mode == "bad_keys":
         errors = []
         for key, value in (("tensorflowIntraOpThreads", 0), ("tensorflowInterOpThreads", 1.5),

@@ -16,7 +16,9 @@
 // copies each event into a chunk; a writer thread formats full chunks and
 // writes them. Memory stays bounded: when the writer falls behind by a few
 // chunks, the simulation waits. Rows reach the file in whole chunks, so an
-// interrupted run leaves a valid file up to its last complete row.
+// interrupted run leaves a valid file up to its last complete row; a chunk
+// goes to the writer when full or, at a step's end, when it is half a
+// second old, so the file lags the run by at most about a second.
 //
 // The log callbacks and flush() are called on the simulation thread (one
 // thread); the writer thread is private.
@@ -49,6 +51,8 @@ class PAMS_EXPORT EventsCsvLogger : public Logger {
   void process_cancel_log(const CancelLog& log) override;
   void process_expiration_log(const ExpirationLog& log) override;
   void process_execution_log(const ExecutionLog& log) override;
+  // Hands the rows of the last half second to the writer (see above).
+  void process_market_step_end_log(const MarketStepEndLog& log) override;
   // Returns once every row logged so far is in the file, and closes it (the
   // runner calls it once, when the run ends). Throws OutputError naming the
   // file if writing or closing failed (e.g. the disk is full); a row logged

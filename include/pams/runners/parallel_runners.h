@@ -76,6 +76,8 @@ class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
   struct TaskResult {
     std::vector<Action> actions;
     std::string error;  // non-empty: submit_orders failed with this message
+    // The host program's description of the error (see HostError), if any.
+    std::string host_error;
     std::vector<std::string> warnings;  // what it warned, in order
   };
 
@@ -97,12 +99,18 @@ class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
 };
 
 // Threads. The thread that runs the simulation works as one of the
-// numParallel workers.
+// numParallel workers. Signals reach that thread only; once the run is told
+// to stop (the stop flag, the wait check) it waits for no other thread: one
+// inside a call that does not return is left behind, with a warning.
 class PAMS_EXPORT MultiThreadAgentParallelRunner : public AgentParallelRunner {
  public:
   MultiThreadAgentParallelRunner(Json settings, Random prng, Logger* logger,
                                  const ClassRegistry& registry);
   ~MultiThreadAgentParallelRunner() override;
+
+  // Whether a stopped run left threads behind inside calls that did not
+  // return (their objects stay in use until those calls return).
+  bool left_threads_behind() const { return left_threads_behind_; }
 
  protected:
   void on_run_start() override;
@@ -112,7 +120,10 @@ class PAMS_EXPORT MultiThreadAgentParallelRunner : public AgentParallelRunner {
 
  private:
   class Pool;
+  // Warns that a thread running `what` is left behind.
+  void WarnLeftBehind(const std::string& what);
   std::unique_ptr<Pool> pool_;
+  bool left_threads_behind_ = false;
 };
 
 // Processes. Programs that use "spawn" or "forkserver" call

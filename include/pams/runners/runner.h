@@ -80,6 +80,12 @@ class PAMS_EXPORT Runner {
   // *flag becomes true, e.g. from a SIGINT handler. flag may be null.
   void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
   const std::atomic<bool>* stop_flag() const { return stop_flag_; }
+  // Called on the simulation thread while a parallel runner waits for its
+  // workers (threads or processes, their start included), at least every
+  // 50 ms, for programs that learn there that the run must stop (the Python
+  // package runs Python's signal handlers, which only that thread may run)
+  // and then set the stop flag. REQUIRES: before run().
+  void set_wait_check(std::function<void()> check) { wait_check_ = std::move(check); }
 
   // Runs once in each worker of a parallel runner before its first task
   // (PAMS's _get_worker_initializer), e.g. to load a read-only model: in
@@ -169,6 +175,11 @@ class PAMS_EXPORT Runner {
   Markets markets() const { return simulator_->markets(); }
   Random& prng() { return prng_; }
 
+  // Whether the run must stop: runs the wait check (at most every 10 ms,
+  // unless `now`) and reads the stop flag. For the parallel runners' waits,
+  // which call it at least every 20 ms. Simulation thread only.
+  bool StopRequested(bool now = false);
+
  private:
   friend class ClassRegistry;          // set_class_name of created runners
   friend class internal::RunnerAccess;  // set_replica in worker processes
@@ -241,6 +252,8 @@ class PAMS_EXPORT Runner {
   std::vector<ExecutionLog> execution_logs_;
 
   const std::atomic<bool>* stop_flag_ = nullptr;
+  std::function<void()> wait_check_;
+  double last_wait_check_ = 0;  // MonotonicSeconds() of its last call
   std::function<void()> worker_initializer_fn_;
   bool replica_ = false;
 

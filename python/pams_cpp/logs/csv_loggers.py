@@ -11,8 +11,16 @@ class _CsvLogger(Logger):
     _engine_class = None
 
     def __init__(self, path) -> None:
+        """Opens (creates or truncates) the file.
+
+        Args:
+            path (str or os.PathLike): the CSV file ("-": the standard output).
+        """
         super().__init__()
-        self.path = os.fspath(path)
+        if not isinstance(path, (str, bytes, os.PathLike)):
+            raise TypeError(f"{type(self).__name__}: path must be the CSV file's path (str or "
+                            f"os.PathLike), got {type(path).__name__} {path!r:.60}")
+        self.path = os.fsdecode(path)
         self._engine = self._engine_class(self.path)
 
     def _engine_logger(self):

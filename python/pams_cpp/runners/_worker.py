@@ -16,6 +16,7 @@ import socket
 import struct
 import sys
 import time
+import types
 import warnings
 from typing import Any
 from typing import Dict
@@ -96,6 +97,12 @@ def _fork_server(server: socket.socket) -> None:
     os._exit(0)
 
 
+def _code_in_file(rebuild, args, filename: str) -> types.CodeType:
+    """A code object sent by value (see dumps_payload), with its file's
+    name."""
+    return rebuild(*args).replace(co_filename=filename)
+
+
 def _nanobind_metaclass() -> type:
     """The metaclass of the engine's classes (nanobind's), which has no
     importable name: classes derived from them (Python markets) travel by
@@ -118,6 +125,13 @@ def dumps_payload(preparation: Dict[str, Any], environment: Dict[str, str],
         def reducer_override(self, obj):
             if obj is type(_core.Market):
                 return (_nanobind_metaclass, ())
+            if type(obj) is types.CodeType:
+                # cloudpickle names the file of code sent by value
+                # "<dynamic-code>"; its real name lets tracebacks of the
+                # workers' errors show the source lines (the main process
+                # has them, a notebook's cells too).
+                rebuild, args = cloudpickle.cloudpickle._code_reduce(obj)
+                return (_code_in_file, (rebuild, args, obj.co_filename))
             return super().reducer_override(obj)
 
     out = io.BytesIO()

@@ -58,10 +58,13 @@ class Runner:
             self.settings = _core.parse_config(
                 settings.read(), str(getattr(settings, "name", "settings"))
             )
-        else:
-            path = os.fspath(settings)
+        elif isinstance(settings, (str, bytes, os.PathLike)):
+            path = os.fsdecode(settings)
             self.settings = _core.read_config(path)
             config_directory = os.path.dirname(path)
+        else:
+            raise TypeError("settings must be the config: a dict, the path of a JSON file (str or "
+                            f"os.PathLike) or an open file, got {_describe(settings)}")
         if simulator_class is not Simulator:
             raise TypeError("pams_cpp runs its own Simulator: simulator_class must be "
                             "pams_cpp.Simulator")
@@ -70,11 +73,16 @@ class Runner:
         loggers = []
         if logger is not None:
             if not isinstance(logger, Logger):
-                raise TypeError(f"logger must be a pams_cpp.logs.Logger, got {type(logger).__name__}")
+                raise TypeError(f"logger must be a pams_cpp.logs.Logger, got {_describe(logger)}")
+            if logger._engine_logger() is None and not hasattr(logger, "pending_logs"):
+                raise TypeError(
+                    f"logger: {type(logger).__name__}.__init__ does not call "
+                    "super().__init__() (Logger's, which makes the queue of logs, "
+                    "pending_logs): call it first thing in __init__")
             if logger._engine_logger() is not None:
                 loggers.append(logger._engine_logger())
         self.registered_classes: List[Type] = []
-        words, index, gauss_next = state_of(self._prng)
+        words, index, gauss_next = _prng_state(self._prng)
         self._core = _core.Runner(self._engine_class, self.settings, words, index,
                                   gauss_next, loggers, config_directory)
         self._put_prng_back()
@@ -85,10 +93,12 @@ class Runner:
 
     def _take_prng(self) -> None:
         # What the caller drew from its generator meanwhile counts.
-        self._core.set_prng_state(*state_of(self._prng))
+        if _has_state(self._prng):
+            self._core.set_prng_state(*state_of(self._prng))
 
     def _put_prng_back(self) -> None:
-        set_state_of(self._prng, *self._core.prng_state())
+        if _has_state(self._prng):
+            set_state_of(self._prng, *self._core.prng_state())
 
     def main(self, progress: bool = False) -> None:
         """Sets up and runs the simulation, then prints PAMS's timing lines.
@@ -195,7 +205,15 @@ class Runner:
         )
         return event
 
+    # How far this runner got: a runner sets up once and runs once.
+    _phase = "new"
+
     def _setup(self) -> None:
+        if self._phase != "new":
+            raise _core.SimulationError(
+                f"{type(self).__name__}: main() (or _setup()) was called on this runner "
+                "before, and a runner sets up and runs once: make a new runner to run again")
+        self._phase = "set up"
         self._take_prng()
         try:
             self._core.setup()
@@ -203,14 +221,114 @@ class Runner:
             self._put_prng_back()
 
     def _run(self) -> None:
+        if self._phase != "set up":
+            raise _core.SimulationError(
+                f"{type(self).__name__}: " + ("_run() needs _setup() first" if self._phase == "new"
+                                             else "this runner ran before, and a runner runs "
+                                             "once: make a new runner to run again"))
+        self._phase = "ran"
         self._take_prng()
         self._core.set_python_objects(self.simulator.markets, self.simulator)
         try:
-            self._core.run()
+            with _terminate_cleanly():
+                self._core.run()
         finally:
             self._put_prng_back()
             if self.logger is not None:
                 self.logger._after_run()
+
+
+def _describe(value: Any) -> str:
+    """A value for messages: its type and its repr, cut short."""
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{type(value).__module__}.{type(value).__qualname__}".replace("builtins.", "") + \
+        f" {text}"
+
+
+def _has_state(prng: random.Random) -> bool:
+    """Whether prng's state can be taken and set (not so for
+    random.SystemRandom, which draws from the operating system)."""
+    return not isinstance(prng, random.SystemRandom)
+
+
+def _prng_state(prng: Any):
+    """The engine's starting state for the runner's generator `prng`.
+
+    PAMS draws every number from prng; the engine draws PAMS's numbers from
+    a Mersenne Twister, starting from prng's state (getstate()). A
+    random.SystemRandom has no state: as in PAMS, the run is random, the
+    engine's generator seeded from it. A random.Random subclass that draws
+    differently (its own random() or getrandbits()) is refused: the engine
+    could not draw its numbers.
+    """
+    if not isinstance(prng, random.Random):
+        raise TypeError("prng must be a random.Random (PAMS's runners draw from one; e.g. "
+                        f"random.Random(42)), got {_describe(prng)}")
+    if not _has_state(prng):
+        return state_of(random.Random(prng.getrandbits(128)))
+    from .._random import EngineRandom
+
+    if not isinstance(prng, EngineRandom):
+        for name in ("random", "getrandbits"):
+            if getattr(type(prng), name) is not getattr(random.Random, name):
+                raise TypeError(
+                    f"prng: {type(prng).__name__} overrides {name}(), but the engine draws "
+                    "PAMS's numbers itself from the Mersenne Twister state prng.getstate() "
+                    f"gives, so it would not draw what {type(prng).__name__} draws: pass a "
+                    "random.Random (e.g. random.Random(prng.getrandbits(64)))")
+    try:
+        return state_of(prng)
+    except Exception as e:
+        raise TypeError(f"prng: the state of {_describe(prng)} cannot be taken "
+                        f"(getstate(): {e!r})") from None
+
+
+class _terminate_cleanly:
+    """While a run runs on the main thread of a program that leaves SIGTERM
+    to its default (end at once), SIGTERM ends it as the pams command does:
+    the run stops at the end of its step (within 0.1 s), its loggers write
+    every row and close their files, its workers are stopped, and the
+    program exits with status 143 (SystemExit). A second SIGTERM ends it at
+    once."""
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        self._previous = None
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        try:
+            if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+                return self
+            self._previous = signal.signal(signal.SIGTERM, self._handle)
+        except (ValueError, OSError):  # no signals here (an embedded interpreter)
+            self._previous = None
+        return self
+
+    def _handle(self, signum, frame):
+        import signal
+
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the next one ends at once
+        raise SystemExit(128 + signum)
+
+    def __exit__(self, *exc):
+        import signal
+
+        if self._previous is not None:
+            signal.signal(signal.SIGTERM, self._previous)
+        return False
+
+
+def _progress_bar():
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        raise ImportError("main(progress=True) draws its bar with tqdm, which is not "
+                          "installed: pip install tqdm") from None
+    return tqdm(total=0, unit="step", desc="simulation")
 
 
 # The methods of the built-in agent classes a Python class may override, each

@@ -1,0 +1,31 @@
+"""Ctrl-C (SIGINT to the process group) while a thread inside a call that does not return is left behind with a warning:
+KeyboardInterrupt within 0.1 s of the signal, and nothing left behind
+but what cannot be stopped.
+
+Expect: KeyboardInterrupt: 
+Within: 0.1
+Serial: yes
+"""
+import time
+
+import faultcase
+import pams_cpp
+
+
+class Stuck(pams_cpp.agents.FCNAgent):
+    def submit_orders(self, markets):
+        if markets[0].get_time() >= 105:
+            time.sleep(3600)  # a call that does not return
+        return super().submit_orders(markets)
+
+
+if __name__ == "__main__":
+    settings = faultcase.config(agent_class="Stuck", steps=10**6)
+    runner = faultcase.runner("MultiThreadAgentParallelRunner", settings, [Stuck])
+    ctrl_c = faultcase.Signal(1.0)
+    try:
+        runner.main()
+    except KeyboardInterrupt as e:
+        faultcase.report_stop(ctrl_c)
+        assert not getattr(e, "__notes__", None), e.__notes__  # no agent is blamed
+        raise

@@ -1,0 +1,28 @@
+"""A worker initializer that fails in a spawned worker: its own error
+(here an ImportError), not a generic one.
+
+Expect: ModuleNotFoundError: No module named 'no_such_model_library'
+"""
+import faultcase
+import pams_cpp
+
+
+def load_model():
+    import no_such_model_library  # noqa: F401
+
+
+class WithModel(pams_cpp.runners.MultiProcessAgentParallelRunner):
+    def _get_worker_initializer(self):
+        return load_model
+
+
+class PyFCN(pams_cpp.agents.FCNAgent):
+    pass
+
+
+if __name__ == "__main__":
+    import random
+    runner = WithModel(settings=faultcase.config(agent_class="PyFCN", start_method="spawn"),
+                       prng=random.Random(1))
+    runner.class_register(PyFCN)
+    runner.main()
