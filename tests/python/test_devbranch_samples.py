@@ -341,3 +341,94 @@ def test_make_config_writes_the_checked_in_configs():
         n_spots=2, steps=20, agents_per_market=20, arbitrage_agents=10, num_parallel=2)
     with pytest.raises(ValueError):
         make_config(n_spots=0)
+
+
+def docs_config_example(name):
+    """The configs of the development branch's docs (config_examples/*.json,
+    the quick start of its config guide), built from its description: 100
+    FCN agents in one market, a warm-up session of 100 steps and a main one
+    of 500, and per example what it adds."""
+    fcn = {"class": "FCNAgent", "numAgents": 100, "markets": ["Market"], "assetVolume": 50,
+           "cashAmount": 10000, "fundamentalWeight": {"expon": [1.0]},
+           "chartWeight": {"expon": [0.0]}, "noiseWeight": {"expon": [1.0]},
+           "noiseScale": 0.001, "timeWindowSize": [100, 200], "orderMargin": [0.0, 0.1]}
+    session = {"withOrderPlacement": True, "withPrint": True}
+    config = {
+        "simulation": {"markets": ["Market"], "agents": ["FCNAgents"], "sessions": [
+            dict(session, sessionName="warmup", iterationSteps=100, withOrderExecution=False),
+            dict(session, sessionName="main", iterationSteps=500, withOrderExecution=True)]},
+        "Market": {"class": "Market", "tickSize": 0.00001, "marketPrice": 300.0},
+        "FCNAgents": fcn,
+    }
+    sessions = config["simulation"]["sessions"]
+    if name == "events":
+        sessions[1]["events"] = ["PriceDrop", "CircuitBreaker"]
+        config["PriceDrop"] = {"class": "FundamentalPriceShock", "target": "Market",
+                               "triggerTime": 100, "priceChangeRate": -0.1}
+        config["CircuitBreaker"] = {"class": "TradingHaltRule", "targetMarkets": ["Market"],
+                                    "triggerChangeRate": 0.05, "haltingTimeLength": 50}
+    elif name == "market_maker":
+        config["simulation"]["agents"].append("MarketMakers")
+        sessions[0]["maxHighFrequencyOrders"] = 0
+        sessions[1].update(maxHighFrequencyOrders=1, highFrequencySubmitRate=0.5)
+        config["MarketMakers"] = {"class": "MarketMakerAgent", "numAgents": 2,
+                                  "markets": ["Market"], "targetMarket": "Market",
+                                  "assetVolume": 50, "cashAmount": 10000,
+                                  "netInterestSpread": 0.02, "orderTimeLength": 2}
+    elif name == "parallel":
+        config["simulation"]["numParallel"] = 4
+        for s in sessions:
+            s["maxNormalOrders"] = 4
+    elif name == "index_arbitrage":
+        config["simulation"] = {
+            "markets": ["SpotMarkets", "IndexMarket"],
+            "agents": ["SpotFCNAgents", "IndexFCNAgents", "ArbitrageAgents"],
+            "sessions": sessions,
+            "fundamentalCorrelations": {"pairwise": [["SpotMarkets-0", "SpotMarkets-1", 0.5]]}}
+        sessions[0].update(maxNormalOrders=3, maxHighFrequencyOrders=0)
+        sessions[1].update(maxNormalOrders=3, maxHighFrequencyOrders=5)
+        del config["Market"], config["FCNAgents"]
+        config["SpotMarkets"] = {"class": "Market", "numMarkets": 2, "tickSize": 0.00001,
+                                 "marketPrice": 300.0, "fundamentalVolatility": 0.001,
+                                 "outstandingShares": 25000}
+        config["IndexMarket"] = {"class": "IndexMarket", "tickSize": 0.00001,
+                                 "marketPrice": 300.0,
+                                 "markets": ["SpotMarkets-0", "SpotMarkets-1"]}
+        config["FCNBase"] = dict(fcn)
+        del config["FCNBase"]["markets"]
+        config["SpotFCNAgents"] = {"extends": "FCNBase", "markets": ["SpotMarkets"]}
+        config["IndexFCNAgents"] = {"extends": "FCNBase", "markets": ["IndexMarket"]}
+        config["ArbitrageAgents"] = {"class": "ArbitrageAgent", "numAgents": 10,
+                                     "markets": ["IndexMarket", "SpotMarkets"],
+                                     "assetVolume": 50, "cashAmount": 150000,
+                                     "orderVolume": 1, "orderThresholdPrice": 1.0}
+    return config
+
+
+@pytest.mark.parametrize("name", ["minimal", "events", "index_arbitrage", "market_maker",
+                                  "parallel"])
+def test_docs_config_examples_validate_and_run_as_pams(name, tmp_path):
+    cli = os.environ.get("PAMS_CLI")
+    if not cli:
+        pytest.skip("PAMS_CLI (the pams command) is not set")  # only outside ctest
+    import pams.logs.market_step_loggers
+    import pams.runners
+
+    config = docs_config_example(name)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    subprocess.run([cli, "validate", str(path)], check=True, capture_output=True)
+    ours = market_lines(subprocess.run([cli, "run", str(path), "--seed", "3"], check=True,
+                                       capture_output=True, text=True).stdout)
+    # PAMS 0.3.0 (these configs use nothing of the branch's): the same lines.
+    saver = pams.logs.market_step_loggers.MarketStepSaver()
+    pams.runners.SequentialRunner(settings=copy.deepcopy(config), prng=random.Random(3),
+                                  logger=saver).main()
+    assert len(ours) == len(saver.market_step_logs)
+    assert [line.split()[4] for line in ours] == [
+        str(log["market_price"]) for log in saver.market_step_logs]
+    if name == "parallel":
+        for runner in ["MultiThreadAgentParallelRunner", "MultiProcessAgentParallelRunner"]:
+            assert market_lines(subprocess.run(
+                [cli, "run", str(path), "--seed", "3", "--runner", runner], check=True,
+                capture_output=True, text=True).stdout) == ours
