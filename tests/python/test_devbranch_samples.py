@@ -432,3 +432,17 @@ def test_docs_config_examples_validate_and_run_as_pams(name, tmp_path):
             assert market_lines(subprocess.run(
                 [cli, "run", str(path), "--seed", "3", "--runner", runner], check=True,
                 capture_output=True, text=True).stdout) == ours
+
+
+@pytest.mark.parametrize("name", ["dark_pool", "invest_div", "cancel_test", "black_scholes"])
+def test_cli_process_runner_gives_sequentials_results(name):
+    cli = os.environ.get("PAMS_CLI")
+    if not cli:
+        pytest.skip("PAMS_CLI (the pams command) is not set")  # only outside ctest
+    # --check-parallel compares every event of the run with SequentialRunner's
+    # (the dark pool's immediate cancels replayed in the worker replicas).
+    out = subprocess.run([cli, "run", f"samples/{name}/config.json", "--seed", "3", "--quiet",
+                          "--runner", "MultiProcessAgentParallelRunner", "--set",
+                          "simulation.numParallel=2", "--check-parallel"],
+                         cwd=ROOT, check=True, capture_output=True, text=True)
+    assert "gives SequentialRunner's results" in out.stdout + out.stderr

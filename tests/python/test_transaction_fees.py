@@ -274,3 +274,21 @@ def test_cli_csv_columns():
         # The other columns are as without fees.
         assert [{k: v for k, v in r.items() if k != "transaction_fee_revenue"} for r in steps] \
             == plain_steps
+
+
+def test_cli_plugin_fee_class():
+    cli = os.environ.get("PAMS_CLI")
+    if not cli:
+        pytest.skip("PAMS_CLI (the pams command) is not set")  # only outside ctest
+    plugin = os.path.join(os.path.dirname(os.path.dirname(cli)), "lib",
+                          "libpams_test_agents.so")
+    with tempfile.TemporaryDirectory() as tmp:
+        path, events = os.path.join(tmp, "config.json"), os.path.join(tmp, "e.csv")
+        with open(path, "w") as f:
+            json.dump(ci2002({"class": "FlatFee", "fee": 0.5}), f)
+        subprocess.run([cli, "run", path, "--seed", "3", "--quiet", "--plugin", plugin,
+                        "--events-csv", events], check=True, capture_output=True)
+        with open(events) as f:
+            rows = [r for r in csv.DictReader(f) if r["kind"] == "execution"]
+    assert rows and all(r["buy_transaction_fee"] == r["sell_transaction_fee"] == "0.5"
+                        for r in rows)
