@@ -84,15 +84,20 @@ def main():
                   "  ".join(f"{t * 1000:>13.1f} ms" for t in times))
 
         print()
-        workloads = [(10, 10)] + ([(100, 100)] if args.heavy else [])
-        for samples, paths in workloads:
+        # The workload off (the market's and the arbitrageurs' work), the
+        # sample's 10x10, and the 100x100 of PAMS's docs.
+        workloads = [None, (10, 10)] + ([(100, 100)] if args.heavy else [])
+        for workload in workloads:
+            samples, paths = workload or (10, 10)
             config = make_config(n_spots=9, steps=pams_steps, bs_num_samples=samples,
-                                 bs_num_steps=paths, num_parallel=workers)
+                                 bs_num_steps=paths, with_workload=workload is not None,
+                                 num_parallel=workers)
             theirs = pams_seconds(args.reference_python, config, pams_steps, tmp)
             ours = {r: pams_cpp_seconds(args.pams, config, r, tmp)[1] / pams_steps
                     for r in RUNNERS}
             mean = sum(theirs) / len(theirs)
-            print(f"9 spot markets, workload {samples}x{paths}, steps 1-{pams_steps} "
+            label = f"{samples}x{paths}" if workload else "off"
+            print(f"9 spot markets, workload {label}, steps 1-{pams_steps} "
                   f"(the same steps for both):")
             print(f"  PAMS 0.3.0, SequentialRunner: {mean:.2f} s per step "
                   f"({', '.join(f'{t:.2f}' for t in theirs)})")
