@@ -4,7 +4,8 @@
 # parallel runners' speedup and per-task overhead (bench/parallel_bench.py),
 # TensorFlowAgentParallelRunner's (bench/tensorflow_bench.py; skipped with
 # PAMS_SKIP_TENSORFLOW_TESTS=1), the cost of --events-csv
-# (bench/events_csv_bench.py), pams sweep's runs per second, locally and
+# (bench/events_csv_bench.py), Plham's ParallelMain at 2/9/99 markets against
+# PAMS (bench/parallel_main_bench.py), pams sweep's runs per second, locally and
 # across MPI ranks (bench/sweep_bench.py), pams_cpp from Python against the CLI and
 # PAMS (bench/python_bench.py), and the Google Benchmarks of the engine and the random generators.
 # BENCH_QUICK=1 for a shorter run (fewer repetitions, smaller scaled configs).
@@ -22,6 +23,14 @@ echo
 python3 bench/parallel_bench.py --pams "$build/bin/pams" \
   --test-agents "$build/lib/libpams_test_agents.so" \
   --reference-python .venv-ref/bin/python
+echo
+# (dev) Plham's ParallelMain (the parallel_main sample of PAMS's development
+# branch): time per step at 2/9/99 markets, and PAMS's at 9 markets; the
+# heavy workload and the 99-market config's 1,000 steps unless BENCH_QUICK=1.
+full=(--heavy --full)
+if [ "${BENCH_QUICK:-0}" = 1 ]; then full=(); fi
+python3 bench/parallel_main_bench.py --pams "$build/bin/pams" \
+  --reference-python .venv-ref/bin/python "${quick[@]}" "${full[@]}"
 echo
 python3 bench/events_csv_bench.py --pams "$build/bin/pams" --out out/bench
 echo

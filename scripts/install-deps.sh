@@ -10,6 +10,8 @@ packages=(
   ccache
   # libraries (see README: what each dependency is for)
   nlohmann-json3-dev libcli11-dev libfmt-dev libabsl-dev
+  # SHA-512 of CPython's str seeds (the parallel_main sample's WorkloadFCNAgent)
+  libssl-dev
   # pams sweep across MPI ranks (mpirun; the module libpams_mpi.so)
   libopenmpi-dev openmpi-bin
   # charts (pams plot)

@@ -80,6 +80,17 @@ def acf(xs):
     return out
 
 
+def hill(values, q=0.05):
+    """The Hill estimate of the tail index of |values| (k = floor(q n) largest
+    against the (k+1)-th); NaN where undefined."""
+    x = sorted((abs(v) for v in values), reverse=True)
+    k = int(q * len(x))
+    if k < 1 or k >= len(x) or x[k] == 0:
+        return math.nan
+    total = math.fsum(math.log(v / x[k]) for v in x[:k])
+    return k / total if total != 0 else math.nan
+
+
 def expected_facts(market_id, rows):
     price = [number(r["market_price"]) for r in rows]
     fundamental = [number(r["fundamental_price"]) for r in rows]
@@ -108,6 +119,8 @@ def expected_facts(market_id, rows):
         "abs_return_autocorrelation": acf([abs(x) for x in r]),
         "total_volume": math.fsum(v for v in volume if not math.isnan(v)),
         "mean_abs_fundamental_gap": mean(gaps),
+        # Since PAMS's development branch: over the non-zero returns.
+        "hill_tail_index": hill([x for x in r if x != 0.0]),
     }
 
 

@@ -16,6 +16,7 @@ from . import analysis
 from . import events
 from . import logs
 from . import runners
+from . import transaction_fees
 from . import utils
 from ._install import install_as_pams
 from ._sweep import sweep
@@ -33,6 +34,8 @@ from .runners import SequentialRunner
 from .session import Session
 from .simulator import Simulator
 from .table import Table
+from .transaction_fees import ProportionalTransactionFee
+from .transaction_fees import TransactionFee
 from .version import __version__
 
 __all__ = [
@@ -44,6 +47,8 @@ __all__ = [
     "Order",
     "OrderKind",
     "OrderBook",
+    "ProportionalTransactionFee",
+    "TransactionFee",
     "agents",
     "analysis",
     "events",
@@ -60,5 +65,6 @@ __all__ = [
     "Table",
     "logs",
     "runners",
+    "transaction_fees",
     "__version__",
 ]

@@ -140,7 +140,10 @@ class Simulator:
             return obj
         cls = getattr(agents, engine_agent.class_name, None)
         if not isinstance(cls, type) or "_engine_base" not in vars(cls):
-            cls = _EngineAgent
+            # A sample's class (its face, once its module is imported).
+            from .agents.base import _FACES
+
+            cls = _FACES.get(_core._sample_agent_class(engine_agent), _EngineAgent)
         obj = cls.__new__(cls)
         obj._engine = engine_agent
         obj.agent_id = engine_agent.agent_id

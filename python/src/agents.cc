@@ -37,6 +37,11 @@
 #include "pams/market/market.h"
 #include "pams/random/random.h"
 #include "pams/runners/class_registry.h"
+#include "pams/samples/black_scholes_workload_fcn_agent.h"
+#include "pams/samples/cancel_fcn_agent.h"
+#include "pams/samples/dark_pool_fcn_agent.h"
+#include "pams/samples/invest_div_fcn_agent.h"
+#include "pams/samples/workload_fcn_agent.h"
 #include "pams/simulator/simulator.h"
 #include "pams/simulator/simulator_view.h"
 #include "pams/util/state.h"
@@ -410,6 +415,12 @@ Make MakerFor(const std::string& base) {
   if (base == "ArbitrageAgent") return &MakeAgent<ArbitrageAgent>;
   if (base == "MarketMakerAgent") return &MakeAgent<MarketMakerAgent>;
   if (base == "TestAgent") return &MakeAgent<TestAgent>;
+  // The samples' classes (since PAMS's development branch).
+  if (base == "DarkPoolFCNAgent") return &MakeAgent<DarkPoolFCNAgent>;
+  if (base == "InvestDivFCNAgent") return &MakeAgent<InvestDivFCNAgent>;
+  if (base == "CancelFCNAgent") return &MakeAgent<CancelFCNAgent>;
+  if (base == "WorkloadFCNAgent") return &MakeAgent<WorkloadFCNAgent>;
+  if (base == "BlackScholesWorkloadFCNAgent") return &MakeAgent<BlackScholesWorkloadFCNAgent>;
   return nullptr;
 }
 

@@ -24,6 +24,9 @@ void BindErrors(nb::module_& m);
 void BindConfig(nb::module_& m);
 void BindGenerator(nb::module_& m);
 void BindMarket(nb::module_& m);
+void BindTransactionFees(nb::module_& m);
+// The classes of the samples of PAMS's development branch (samples.cc).
+void BindSamples(nb::module_& m);
 void BindSimulation(nb::module_& m);
 void BindAgents(nb::module_& m);
 void BindEvents(nb::module_& m);

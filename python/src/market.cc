@@ -22,6 +22,7 @@
 #include "bindings.h"
 #include "markets.h"
 #include "python_run.h"
+#include "transaction_fees.h"
 #include "pams/market/index_market.h"
 #include "pams/market/market.h"
 #include "pams/market/order_book.h"
@@ -140,6 +141,9 @@ nb::object BuyOrders(const Market& m, int64_t t) {
 }
 nb::object SellOrders(const Market& m, int64_t t) {
   return nb::int_(t == kFuture ? 0 : m.get_n_sell_order(t));
+}
+nb::object FeeRevenue(const Market& m, int64_t t) {
+  return nb::float_(t == kFuture ? 0.0 : m.get_transaction_fee_revenue(t));
 }
 
 // PAMS's get_vwap(time): sums over the list slice [:time + 1], so a
@@ -284,6 +288,30 @@ void BindMarket(nb::module_& m) {
              return Price(mk, mk.convert_to_price(level));
            },
            nb::arg("tick_level"));
+  // Since PAMS's development branch: the market's transaction fee (None
+  // without one) and the fees it collected (floats; 0.0 without a fee).
+  market
+      .def_prop_ro("transaction_fee",
+                   [](nb::handle self) {
+                     return TransactionFeeObject(nb::cast<Market&>(self), self);
+                   })
+      .def("get_transaction_fee_revenue",
+           [](const Market& mk, T time) { return FeeRevenue(mk, Resolve(mk, time)); },
+           time_arg)
+      .def("get_transaction_fee_revenues",
+           [](const Market& mk, nb::handle times) { return Many(mk, times, FeeRevenue); },
+           times_arg)
+      .def("get_cumulative_transaction_fee_revenue",
+           [](const Market& mk, T time) {
+             // PAMS: sum(revenues[:max(time + 1, 0)], 0.0).
+             const int64_t t = time.value_or(mk.get_time());
+             if (t > mk.get_time()) {
+               PyErr_SetString(PyExc_AssertionError, "Cannot refer the future parameters");
+               throw nb::python_error();
+             }
+             return t < 0 ? 0.0 : mk.get_cumulative_transaction_fee_revenue(t);
+           },
+           time_arg);
 
   nb::class_<IndexMarket, Market>(m, "IndexMarket")
       .def("get_fundamental_index",

@@ -28,6 +28,7 @@
 #include "pams/market/index_market.h"
 #include "pams/market/market.h"
 #include "pams/runners/class_registry.h"
+#include "pams/samples/dark_pool_market.h"
 #include "python_run.h"
 
 namespace pams::python {
@@ -151,7 +152,9 @@ void RegisterPythonMarket(ClassRegistry* registry, PythonRun* run,
                           std::shared_ptr<PythonMarketClass> cls) {
   using Make = std::unique_ptr<Market> (*)(MarketInit, std::shared_ptr<PythonMarketClass>,
                                            PythonRun*);
-  const Make make = cls->base == "IndexMarket" ? &MakeMarket<IndexMarket> : &MakeMarket<Market>;
+  const Make make = cls->base == "IndexMarket"      ? &MakeMarket<IndexMarket>
+                    : cls->base == "DarkPoolMarket" ? &MakeMarket<DarkPoolMarket>
+                                                    : &MakeMarket<Market>;
   const std::string name = cls->name;
   registry->add_market(name, [make, cls, run](MarketInit init) {
     return make(std::move(init), cls, run);

@@ -43,6 +43,8 @@ NB_MODULE(_core, m) {
   pams::python::BindConfig(m);
   pams::python::BindGenerator(m);
   pams::python::BindMarket(m);
+  pams::python::BindTransactionFees(m);
+  pams::python::BindSamples(m);
   pams::python::BindAgents(m);
   pams::python::BindEvents(m);
   pams::python::BindSimulation(m);

@@ -87,10 +87,17 @@ nb::object PythonLog(const PythonRun& run, const ExpirationLog& log) {
 }
 
 nb::object PythonLog(const PythonRun& run, const ExecutionLog& log) {
+  const Market& market = run.simulator->market(log.market_id);
+  if (market.transaction_fee() == nullptr) {
+    // PAMS 0.3.0's fields (the fees are the class's 0.0).
+    return run.classes.execution_log(log.market_id, log.time, log.buy_agent_id,
+                                     log.sell_agent_id, log.buy_order_id, log.sell_order_id,
+                                     PriceObject(market, log.price), log.volume);
+  }
   return run.classes.execution_log(log.market_id, log.time, log.buy_agent_id,
                                    log.sell_agent_id, log.buy_order_id, log.sell_order_id,
-                                   PriceObject(run.simulator->market(log.market_id), log.price),
-                                   log.volume);
+                                   PriceObject(market, log.price), log.volume,
+                                   log.buy_transaction_fee, log.sell_transaction_fee);
 }
 
 bool IsInterruption(const nb::python_error& e) {

@@ -49,6 +49,7 @@
 #include "runners/agent_task.h"
 #include "runners/host_error.h"
 #include "runners/runner_access.h"
+#include "transaction_fees.h"
 
 namespace pams::python {
 
@@ -152,6 +153,19 @@ class PyRunner {
   void RegisterEventClass(std::shared_ptr<PythonEventClass> cls) {
     event_classes_.push_back(cls);
     RegisterPythonEvent(&registry_, run_.get(), std::move(cls));
+  }
+
+  // Registers a Python transaction fee class (since PAMS's development
+  // branch). REQUIRES: before Setup().
+  void RegisterTransactionFeeClass(std::shared_ptr<PythonTransactionFeeClass> cls) {
+    fee_classes_.push_back(cls);
+    RegisterPythonTransactionFee(&registry_, run_.get(), std::move(cls));
+  }
+
+  // Makes `alias` name the registered class `name` (a sample's Python face
+  // whose name differs from its engine class's). REQUIRES: before Setup().
+  void AliasClass(const std::string& alias, const std::string& name) {
+    registry_.add_alias(alias, name);
   }
 
   // A logger written in Python. REQUIRES: before Setup().
@@ -350,6 +364,7 @@ class PyRunner {
     for (const auto& cls : agent_classes_) each(cls->maker.ptr());
     for (const auto& cls : event_classes_) each(cls->maker.ptr());
     for (const auto& cls : market_classes_) each(cls->cls.ptr());
+    for (const auto& cls : fee_classes_) each(cls->maker.ptr());
     for (const auto& logger : python_loggers_) each(logger->logger().ptr());
     if (run_) run_->Traverse(each);
     if (runner_) {
@@ -361,6 +376,9 @@ class PyRunner {
       }
       for (const auto& market : runner_->simulator().market_objects()) {
         if (auto* p = dynamic_cast<const PythonPart*>(market.get())) each(p->self().ptr());
+        if (auto* p = dynamic_cast<const PythonPart*>(market->transaction_fee())) {
+          each(p->self().ptr());
+        }
       }
     }
     return result;
@@ -373,6 +391,7 @@ class PyRunner {
     // nothing, and the engine holds pointers to their C++ parts.
     for (const auto& cls : agent_classes_) cls->maker = nb::object();
     for (const auto& cls : event_classes_) cls->maker = nb::object();
+    for (const auto& cls : fee_classes_) cls->maker = nb::object();
     if (signal_check_) signal_check_->progress = nb::object();
     worker_initializer_ = nb::object();
     worker_starter_ = nb::object();
@@ -387,6 +406,7 @@ class PyRunner {
       }
       for (const auto& market : runner_->simulator().market_objects()) {
         if (auto* p = dynamic_cast<PythonPart*>(market.get())) p->clear_self();
+        if (auto* p = dynamic_cast<PythonPart*>(market->transaction_fee())) p->clear_self();
       }
     }
   }
@@ -404,6 +424,7 @@ class PyRunner {
   std::vector<std::shared_ptr<PythonAgentClass>> agent_classes_;
   std::vector<std::shared_ptr<PythonEventClass>> event_classes_;
   std::vector<std::shared_ptr<PythonMarketClass>> market_classes_;
+  std::vector<std::shared_ptr<PythonTransactionFeeClass>> fee_classes_;
   std::vector<std::unique_ptr<PythonLogger>> python_loggers_;
   std::unique_ptr<Runner> runner_;
 };
@@ -468,6 +489,11 @@ void BindRunner(nb::module_& m) {
       .def_rw("maker", &PythonEventClass::maker)
       .def_rw("overrides", &PythonEventClass::overrides);
 
+  nb::class_<PythonTransactionFeeClass>(m, "TransactionFeeClass")
+      .def(nb::init<>())
+      .def_rw("name", &PythonTransactionFeeClass::name)
+      .def_rw("maker", &PythonTransactionFeeClass::maker);
+
   nb::class_<PyRunner>(m, "Runner", nb::type_slots(runner_slots))
       .def(nb::init<const std::string&, nb::handle, const std::vector<uint32_t>&, uint32_t,
                     std::optional<double>, nb::list, const std::string&>(),
@@ -489,6 +515,12 @@ void BindRunner(nb::module_& m) {
              r.RegisterEventClass(std::make_shared<PythonEventClass>(cls));
            },
            nb::arg("cls"))
+      .def("register_transaction_fee_class",
+           [](PyRunner& r, const PythonTransactionFeeClass& cls) {
+             r.RegisterTransactionFeeClass(std::make_shared<PythonTransactionFeeClass>(cls));
+           },
+           nb::arg("cls"))
+      .def("alias_class", &PyRunner::AliasClass, nb::arg("alias"), nb::arg("name"))
       .def("set_worker_initializer", &PyRunner::SetWorkerInitializer, nb::arg("fn"))
       .def("set_worker_program", &PyRunner::SetWorkerProgram, nb::arg("path"), nb::arg("argv"))
       .def("set_start_method", &PyRunner::SetStartMethod, nb::arg("method"))

@@ -75,6 +75,24 @@ Table& TableLogger::Writable(std::shared_ptr<Table>& table) {
   return *table;
 }
 
+void TableLogger::process_simulation_begin_log(const SimulationBeginLog& log) {
+  bool with_fees = false;
+  for (const auto& market : log.simulator.market_objects()) {
+    if (market->transaction_fee() != nullptr) with_fees = true;
+  }
+  if (!with_fees || with_fees_) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  with_fees_ = true;
+  if (steps_ != nullptr) {
+    Writable(steps_).columns.emplace_back("transaction_fee_revenue", Type::kFloat64);
+  }
+  if (events_ != nullptr) {
+    Table& events = Writable(events_);
+    events.columns.emplace_back("buy_transaction_fee", Type::kFloat64);
+    events.columns.emplace_back("sell_transaction_fee", Type::kFloat64);
+  }
+}
+
 void TableLogger::process_market_step_end_log(const MarketStepEndLog& log) {
   if (steps_ == nullptr) return;
   const Market& m = log.market;
@@ -94,6 +112,7 @@ void TableLogger::process_market_step_end_log(const MarketStepEndLog& log) {
   c[11].AppendInt(static_cast<int64_t>(m.sell_order_book().size()));
   c[12].AppendInt(m.get_n_buy_order());
   c[13].AppendInt(m.get_n_sell_order());
+  if (with_fees_) c[14].AppendDouble(m.get_transaction_fee_revenue());
 }
 
 void TableLogger::process_simulation_end_log(const SimulationEndLog& log) {
@@ -140,7 +159,7 @@ void TableLogger::AppendOrderRow(const char* kind, const OrderLikeLog& log, int6
   c[6].AppendDouble(log.price);
   c[7].AppendInt(log.volume);
   c[8].AppendInt(log.ttl);
-  for (size_t i = 9; i < 13; ++i) c[i].AppendNull();
+  for (size_t i = 9; i < c.size(); ++i) c[i].AppendNull();
 }
 
 void TableLogger::process_order_log(const OrderLog& log) { AppendOrderRow("order", log, log.time); }
@@ -169,6 +188,10 @@ void TableLogger::process_execution_log(const ExecutionLog& log) {
   c[10].AppendInt(log.buy_order_id);
   c[11].AppendInt(log.sell_agent_id);
   c[12].AppendInt(log.sell_order_id);
+  if (with_fees_) {
+    c[13].AppendDouble(log.buy_transaction_fee);
+    c[14].AppendDouble(log.sell_transaction_fee);
+  }
 }
 
 }  // namespace pams::python

@@ -1,7 +1,9 @@
 // TableLogger: an engine logger that keeps a run's records as Tables
 // (table.h), for pams_cpp.logs.TableLogger: the steps (the columns of
 // `pams run --steps-csv`), the agents at the end (--agents-csv) and every
-// order, cancel, execution and expiration (--events-csv).
+// order, cancel, execution and expiration (--events-csv). As in those
+// files, the transaction fee columns (since PAMS's development branch) are
+// there when a market of the run charges a fee.
 //
 // The log callbacks run on the simulation thread; the getters may be called
 // from any thread at any time (a snapshot of the rows so far: a table handed
@@ -29,6 +31,7 @@ class TableLogger : public Logger {
   TableLogger(const TableLogger&) = delete;
   TableLogger& operator=(const TableLogger&) = delete;
 
+  void process_simulation_begin_log(const SimulationBeginLog& log) override;
   void process_market_step_end_log(const MarketStepEndLog& log) override;
   void process_simulation_end_log(const SimulationEndLog& log) override;
   void process_order_log(const OrderLog& log) override;
@@ -53,6 +56,7 @@ class TableLogger : public Logger {
   std::shared_ptr<Table> steps_;
   std::shared_ptr<Table> agents_;
   std::shared_ptr<Table> events_;
+  bool with_fees_ = false;  // the fee columns were added
 };
 
 }  // namespace pams::python

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -15,7 +17,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 bool IsPrice(double p) { return std::isfinite(p) && p > 0; }
 
 // log(p_t / p_{t-1}) for each pair of consecutive valid prices.
-std::vector<double> LogReturns(const std::vector<double>& price) {
+std::vector<double> ValidLogReturns(const std::vector<double>& price) {
   std::vector<double> returns;
   for (size_t t = 1; t < price.size(); ++t) {
     if (IsPrice(price[t - 1]) && IsPrice(price[t])) {
@@ -69,7 +71,7 @@ StylizedFacts ComputeForMarket(const MarketSteps& m) {
   f.market_name = m.market_name;
   f.steps = static_cast<int64_t>(m.market_price.size());
 
-  const std::vector<double> r = LogReturns(m.market_price);
+  const std::vector<double> r = ValidLogReturns(m.market_price);
   f.returns = static_cast<int64_t>(r.size());
   f.return_mean = Mean(r);
   f.return_std = f.excess_kurtosis = kNaN;
@@ -106,6 +108,12 @@ StylizedFacts ComputeForMarket(const MarketSteps& m) {
     }
   }
   f.mean_abs_fundamental_gap = Mean(gaps);
+
+  std::vector<double> changes;
+  for (double v : r) {
+    if (v != 0.0) changes.push_back(v);
+  }
+  f.hill_tail_index = HillTailIndex(changes);
   return f;
 }
 
@@ -122,6 +130,74 @@ Json ArrayOrNulls(const std::array<double, kMaxLag>& values) {
 }
 
 }  // namespace
+
+std::vector<double> LogReturns(std::span<const double> prices, int interval,
+                               bool drop_unchanged) {
+  if (interval < 1) throw std::invalid_argument("interval must be positive");
+  for (double p : prices) {
+    if (!(p > 0)) throw std::invalid_argument("prices must be positive");
+  }
+  std::vector<double> out;
+  for (size_t t = static_cast<size_t>(interval); t < prices.size(); t += interval) {
+    // numpy: np.diff(np.log(p)), a difference of logarithms.
+    const double r = std::log(prices[t]) - std::log(prices[t - interval]);
+    if (drop_unchanged && r == 0.0) continue;
+    out.push_back(r);
+  }
+  return out;
+}
+
+double ExcessKurtosis(std::span<const double> values) {
+  if (values.empty()) return kNaN;
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  if (*lo == *hi) return kNaN;
+  double sum = 0;
+  for (double v : values) sum += v;
+  const double mean = sum / static_cast<double>(values.size());
+  double m2 = 0, m4 = 0;
+  for (double v : values) {
+    const double d = v - mean;
+    m2 += d * d;
+    m4 += (d * d) * (d * d);
+  }
+  m2 /= static_cast<double>(values.size());
+  m4 /= static_cast<double>(values.size());
+  return m4 / (m2 * m2) - 3.0;
+}
+
+double Autocorrelation(std::span<const double> values, int lag) {
+  const size_t n = values.size();
+  if (lag < 1 || static_cast<size_t>(lag) >= n) return kNaN;
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  if (*lo == *hi) return kNaN;
+  double sum = 0;
+  for (double v : values) sum += v;
+  const double mean = sum / static_cast<double>(n);
+  double denominator = 0, numerator = 0;
+  for (size_t t = 0; t < n; ++t) {
+    const double d = values[t] - mean;
+    denominator += d * d;
+    if (t + lag < n) numerator += d * (values[t + lag] - mean);
+  }
+  return numerator / denominator;
+}
+
+double HillTailIndex(std::span<const double> values, double tail_fraction) {
+  if (!(0.0 < tail_fraction && tail_fraction < 1.0)) return kNaN;
+  std::vector<double> sorted(values.size());
+  std::transform(values.begin(), values.end(), sorted.begin(),
+                 [](double v) { return std::fabs(v); });
+  std::sort(sorted.begin(), sorted.end(), std::greater<double>());
+  // Python's int(q * n): toward zero.
+  const size_t k = static_cast<size_t>(tail_fraction * static_cast<double>(sorted.size()));
+  if (k < 1 || k >= sorted.size()) return kNaN;
+  const double threshold = sorted[k];
+  if (threshold == 0.0) return kNaN;
+  double log_excess = 0;
+  for (size_t i = 0; i < k; ++i) log_excess += std::log(sorted[i] / threshold);
+  if (log_excess == 0.0) return kNaN;
+  return static_cast<double>(k) / log_excess;
+}
 
 std::vector<StylizedFacts> ComputeStylizedFacts(const StepsTable& table) {
   std::vector<StylizedFacts> facts;
@@ -143,6 +219,7 @@ std::string FormatStylizedFacts(const std::vector<StylizedFacts>& facts) {
     row("excess kurtosis (fat tails: > 0)", FormatNumber(f.excess_kurtosis));
     row("total executed volume", FormatNumber(f.total_volume));
     row("mean |price / fundamental - 1|", FormatNumber(f.mean_abs_fundamental_gap));
+    row("Hill tail index (5% of changes)", FormatNumber(f.hill_tail_index));
     out += "  autocorrelation at lag";
     for (int k = 1; k <= kMaxLag; ++k) out += fmt::format("{:>8}", k);
     out += "\n    returns             ";
@@ -173,6 +250,7 @@ Json StylizedFactsToJsonValue(const std::vector<StylizedFacts>& facts) {
     m["abs_return_autocorrelation"] = ArrayOrNulls(f.abs_return_autocorrelation);
     m["total_volume"] = NumberOrNull(f.total_volume);
     m["mean_abs_fundamental_gap"] = NumberOrNull(f.mean_abs_fundamental_gap);
+    m["hill_tail_index"] = NumberOrNull(f.hill_tail_index);
     markets.push_back(std::move(m));
   }
   Json root = Json::object();

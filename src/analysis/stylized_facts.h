@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,37 @@ struct StylizedFacts {
   // Mean of |market_price / fundamental_price - 1| over the steps where both
   // are known (and the fundamental price is not 0).
   double mean_abs_fundamental_gap = 0;
+  // Since PAMS's development branch: the Hill estimate of the tail index
+  // of the non-zero log returns (the returns in event time, as the branch's
+  // validation takes them), with tail fraction kHillTailFraction; NaN when
+  // undefined (see HillTailIndex).
+  double hill_tail_index = 0;
 };
+
+inline constexpr double kHillTailFraction = 0.05;
+
+// The series functions of PAMS development branch's pams.utils.
+// stylized_facts (which pams_cpp.utils.stylized_facts gives on numpy, as the
+// branch does; these agree with it to rounding: numpy sums pairwise, these
+// left to right).
+//
+// log(p[t + interval] / p[t]) of the prices sampled every `interval` steps
+// from the first, without the zero returns when drop_unchanged. REQUIRES:
+// interval >= 1 and every price > 0 (std::invalid_argument otherwise).
+std::vector<double> LogReturns(std::span<const double> prices, int interval = 1,
+                               bool drop_unchanged = false);
+// m4 / m2^2 - 3 with the central moments m_j = mean((x - mean)^j).
+// NaN for an empty or constant series.
+double ExcessKurtosis(std::span<const double> values);
+// sum_{t < n - lag} (x_t - m)(x_{t+lag} - m) / sum_t (x_t - m)^2. NaN for a
+// constant series or a lag outside 1..n-1.
+double Autocorrelation(std::span<const double> values, int lag);
+// The Hill estimator (Hill 1975) on |values| sorted in descending order:
+// k / sum_{i < k} log(x_(i) / x_(k)) with k = floor(tail_fraction * n). NaN
+// when tail_fraction is not in (0, 1), k < 1, x_(k) is 0 or the tail is
+// constant (where the branch raises ValueError).
+double HillTailIndex(std::span<const double> values,
+                     double tail_fraction = kHillTailFraction);
 
 // One entry per market of the table, in the table's order. Statistics that
 // are undefined (no returns, zero variance, a lag not shorter than the

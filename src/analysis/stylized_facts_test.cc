@@ -137,7 +137,7 @@ TEST(StylizedFactsTest, JsonHasEveryFieldAndNullForNaN) {
                       "market_id", "market_name", "steps", "returns", "return_mean",
                       "return_std", "excess_kurtosis", "return_autocorrelation",
                       "abs_return_autocorrelation", "total_volume",
-                      "mean_abs_fundamental_gap"}));
+                      "mean_abs_fundamental_gap", "hill_tail_index"}));
   EXPECT_EQ(a["market_id"], 7);
   EXPECT_EQ(a["returns"], 3);
   EXPECT_EQ(a["return_mean"].get<double>(), facts[0].return_mean);
@@ -158,6 +158,82 @@ TEST(StylizedFactsTest, TextNamesEachMarketAndSaysNA) {
   EXPECT_NE(text.find("market 7 (M): 1 steps, 0 log returns"), std::string::npos) << text;
   EXPECT_NE(text.find("excess kurtosis"), std::string::npos) << text;
   EXPECT_NE(text.find("n/a"), std::string::npos) << text;
+}
+
+// The series functions of the development branch's pams.utils, against
+// values worked out by hand.
+TEST(StylizedFactsSeriesTest, LogReturns) {
+  const std::vector<double> r = LogReturns(std::vector<double>{100, 110, 99});
+  ASSERT_EQ(r.size(), 2u);
+  ExpectClose(r[0], std::log(1.1));
+  ExpectClose(r[1], std::log(0.9));
+  // Every other price: 100, 99, 100 (the trailing 120 is not sampled).
+  const std::vector<double> r2 =
+      LogReturns(std::vector<double>{100, 110, 99, 108.9, 100, 120}, 2);
+  ASSERT_EQ(r2.size(), 2u);
+  ExpectClose(r2[0], std::log(0.99));
+  ExpectClose(r2[1], std::log(100.0 / 99.0));
+  // Unchanged periods dropped after sampling.
+  const std::vector<double> r3 =
+      LogReturns(std::vector<double>{100, 100, 110, 110, 110, 99, 99}, 1, true);
+  ASSERT_EQ(r3.size(), 2u);
+  ExpectClose(r3[0], std::log(1.1));
+  EXPECT_EQ(LogReturns(std::vector<double>{100, 100, 100}, 1, true).size(), 0u);
+  EXPECT_THROW(LogReturns(std::vector<double>{100, 101}, 0), std::invalid_argument);
+  EXPECT_THROW(LogReturns(std::vector<double>{100, 0, 101}), std::invalid_argument);
+}
+
+TEST(StylizedFactsSeriesTest, ExcessKurtosis) {
+  ExpectClose(ExcessKurtosis(std::vector<double>{1, -1, 1, -1}), -2.0);
+  // 0 x7 and 10: mean 1.25, m2 = 87.5 / 8, m4 = 5878.90625 / 8.
+  ExpectClose(ExcessKurtosis(std::vector<double>{0, 0, 0, 0, 0, 0, 0, 10}),
+              (5878.90625 / 8) / ((87.5 / 8) * (87.5 / 8)) - 3);
+  // The discrete uniform law on 0..9: -6 (n^2 + 1) / (5 (n^2 - 1)).
+  ExpectClose(ExcessKurtosis(std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}),
+              -606.0 / 495.0);
+  EXPECT_TRUE(std::isnan(ExcessKurtosis(std::vector<double>{1, 1, 1})));
+  EXPECT_TRUE(std::isnan(ExcessKurtosis(std::vector<double>{})));
+}
+
+TEST(StylizedFactsSeriesTest, Autocorrelation) {
+  const std::vector<double> x = {1, 2, 3, 4, 5};
+  ExpectClose(Autocorrelation(x, 1), 0.4);   // (2 + 0 + 0 + 2) / 10
+  ExpectClose(Autocorrelation(x, 2), -0.1);  // (0 - 1 + 0) / 10
+  ExpectClose(Autocorrelation(std::vector<double>{1, -1, 1, -1}, 1), -0.75);
+  ExpectClose(Autocorrelation(std::vector<double>{1, -1, 1, -1}, 2), 0.5);
+  EXPECT_TRUE(std::isnan(Autocorrelation(x, 0)));
+  EXPECT_TRUE(std::isnan(Autocorrelation(x, 5)));
+  EXPECT_TRUE(std::isnan(Autocorrelation(std::vector<double>{2, 2, 2}, 1)));
+}
+
+TEST(StylizedFactsSeriesTest, HillTailIndex) {
+  // Pareto quantiles (i / 1000)^-0.5: k = 50, log(x_(j) / x_(51)) =
+  // 0.5 log(51 / j), so the estimate is 50 / (0.5 (50 log 51 - log 50!)).
+  std::vector<double> v;
+  for (int i = 1; i <= 1000; ++i) v.push_back(std::pow(i / 1000.0, -0.5));
+  ExpectClose(HillTailIndex(v, 0.05), 50 / (0.5 * (50 * std::log(51.0) - std::lgamma(51.0))));
+  // Both tails pooled: signs do not matter.
+  for (size_t i = 0; i < v.size(); i += 2) v[i] = -v[i];
+  ExpectClose(HillTailIndex(v, 0.05), 50 / (0.5 * (50 * std::log(51.0) - std::lgamma(51.0))));
+  EXPECT_TRUE(std::isnan(HillTailIndex(std::vector<double>{1, 2, 3}, 0.0)));
+  EXPECT_TRUE(std::isnan(HillTailIndex(std::vector<double>{1, 2, 3}, 1.0)));
+  EXPECT_TRUE(std::isnan(HillTailIndex(std::vector<double>{1, 2, 3}, 0.05)));  // k = 0
+  std::vector<double> zeros(90, 0.0);
+  zeros.insert(zeros.end(), 10, 1.0);
+  EXPECT_TRUE(std::isnan(HillTailIndex(zeros, 0.5)));  // threshold 0
+  EXPECT_TRUE(std::isnan(HillTailIndex(std::vector<double>(100, 1.0), 0.05)));
+}
+
+TEST(StylizedFactsTest, HillTailIndexOfTheChanges) {
+  // 20 price changes (|log 1.5|, |log 1.2|, then 18 of |log 1.01|) and 20
+  // unchanged steps: over the 20 changes k = 1 and the estimate is
+  // 1 / log(log 1.5 / log 1.2); with the zeros, k would be 2.
+  std::vector<double> prices = {100, 150, 125};
+  for (int i = 0; i < 18; ++i) prices.push_back(i % 2 == 0 ? 125 * 1.01 : 125);
+  for (int i = 0; i < 20; ++i) prices.push_back(prices.back());
+  const StylizedFacts f = FactsOf(Market(prices));
+  EXPECT_EQ(f.returns, 40);
+  EXPECT_NEAR(f.hill_tail_index, 1 / std::log(std::log(1.5) / std::log(1.2)), 1e-9);
 }
 
 }  // namespace

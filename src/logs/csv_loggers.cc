@@ -25,6 +25,8 @@ const char* const StepsCsvLogger::kHeader =
     "fundamental_price,mid_price,best_buy_price,best_sell_price,"
     "executed_volume,n_buy_book,n_sell_book,n_buy_orders,n_sell_orders\n";
 
+const char* const StepsCsvLogger::kFeeColumn = "transaction_fee_revenue";
+
 const char* const AgentsCsvLogger::kHeader =
     "agent_id,name,class,cash_amount,asset_volumes\n";
 
@@ -46,22 +48,47 @@ void AppendBookPrice(const Market& market, const std::optional<double>& price,
 class StepsCsvLogger::Impl {
  public:
   explicit Impl(const std::string& path) : file(path) {}
+  // The header, once: with the fee column when a market charges a fee.
+  void WriteHeader(bool with_fees) {
+    if (header_written) return;
+    header_written = true;
+    this->with_fees = with_fees;
+    std::string* out = file.row();
+    out->append(kHeader);
+    if (with_fees) {
+      out->back() = ',';
+      out->append(kFeeColumn);
+      out->push_back('\n');
+    }
+    file.commit_row();
+  }
   OutputFile file;
+  bool header_written = false;
+  bool with_fees = false;
   // Per market: market, fundamental and mid price texts.
   std::vector<std::array<PythonFloatCache, 3>> caches;
 };
 
 StepsCsvLogger::StepsCsvLogger(const std::string& path)
-    : impl_(std::make_unique<Impl>(path)) {
-  impl_->file.row()->append(kHeader);
-  impl_->file.commit_row();
-}
+    : impl_(std::make_unique<Impl>(path)) {}
 
 StepsCsvLogger::~StepsCsvLogger() = default;
 
-void StepsCsvLogger::flush() { impl_->file.close(); }
+void StepsCsvLogger::flush() {
+  impl_->WriteHeader(false);
+  impl_->file.close();
+}
+
+void StepsCsvLogger::process_simulation_begin_log(const SimulationBeginLog& log) {
+  bool with_fees = false;
+  for (const auto& market : log.simulator.market_objects()) {
+    if (market->transaction_fee() != nullptr) with_fees = true;
+  }
+  impl_->WriteHeader(with_fees);
+}
 
 void StepsCsvLogger::process_market_step_end_log(const MarketStepEndLog& log) {
+  impl_->WriteHeader(false);
   const Market& m = log.market;
   const size_t id = static_cast<size_t>(m.market_id());
   auto& caches = impl_->caches;
@@ -95,6 +122,10 @@ void StepsCsvLogger::process_market_step_end_log(const MarketStepEndLog& log) {
   AppendPythonInt(m.get_n_buy_order(), out);
   out->push_back(',');
   AppendPythonInt(m.get_n_sell_order(), out);
+  if (impl_->with_fees) {
+    out->push_back(',');
+    AppendPythonFloat(m.get_transaction_fee_revenue(), out);
+  }
   out->push_back('\n');
   impl_->file.commit_row();
 }

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "pams/errors.h"
+#include "pams/market/market.h"
+#include "pams/simulator/simulator.h"
 #include "util/output_file.h"
 #include "util/python_format.h"
 
@@ -18,6 +20,8 @@ namespace pams {
 const char* const EventsCsvLogger::kHeader =
     "kind,time,market_id,agent_id,order_id,side,price,volume,ttl,"
     "buy_agent_id,buy_order_id,sell_agent_id,sell_order_id\n";
+
+const char* const EventsCsvLogger::kFeeColumns = "buy_transaction_fee,sell_transaction_fee";
 
 // The simulation thread copies each event into a chunk (Push); the writer
 // thread formats full chunks and writes them.
@@ -39,6 +43,8 @@ class EventsCsvLogger::Impl {
     int64_t volume;
     int64_t ttl;
     double price;
+    double buy_fee;   // execution only
+    double sell_fee;  // execution only
   };
 
   explicit Impl(const std::string& path);
@@ -61,6 +67,8 @@ class EventsCsvLogger::Impl {
     HandOff();
   }
   void Flush();
+  // Whether rows have the fee columns. REQUIRES: before the first Push.
+  void set_with_fees(bool with_fees) { with_fees_ = with_fees; }
 
  private:
   static constexpr size_t kChunkRecords = 8192;
@@ -71,8 +79,15 @@ class EventsCsvLogger::Impl {
   // takes an empty chunk.
   void HandOff();
   void WriterLoop();
-  static void AppendRow(const Record& r, std::string* out);
+  // The header, before the first row. Called by the writer thread, or by
+  // Flush once the writer is idle.
+  void WriteHeaderOnce();
+  void AppendRow(const Record& r, std::string* out) const;
 
+  // Set before the first record is queued; the queue's mutex orders it
+  // before the writer reads it.
+  bool with_fees_ = false;
+  bool header_written_ = false;  // the writer's (Flush's once it is idle)
   OutputFile file_;  // written by the writer thread only, after construction
   std::vector<Record> chunk_;
   // When chunk_ was last handed off (or the file opened).
@@ -89,8 +104,6 @@ class EventsCsvLogger::Impl {
 };
 
 EventsCsvLogger::Impl::Impl(const std::string& path) : file_(path) {
-  file_.row()->append(kHeader);
-  file_.commit_row();
   chunk_.reserve(kChunkRecords);
   writer_ = std::thread([this] { WriterLoop(); });
 }
@@ -134,6 +147,14 @@ EventsCsvLogger::~EventsCsvLogger() = default;
 
 void EventsCsvLogger::flush() { impl_->Flush(); }
 
+void EventsCsvLogger::process_simulation_begin_log(const SimulationBeginLog& log) {
+  bool with_fees = false;
+  for (const auto& market : log.simulator.market_objects()) {
+    if (market->transaction_fee() != nullptr) with_fees = true;
+  }
+  impl_->set_with_fees(with_fees);
+}
+
 void EventsCsvLogger::process_order_log(const OrderLog& log) {
   impl_->Push(Impl::OrderRecord(Impl::Kind::kOrder, log, log.time));
 }
@@ -158,6 +179,8 @@ void EventsCsvLogger::process_execution_log(const ExecutionLog& log) {
   r.order_id = log.buy_order_id;
   r.sell_order_id = log.sell_order_id;
   r.volume = log.volume;
+  r.buy_fee = log.buy_transaction_fee;
+  r.sell_fee = log.sell_transaction_fee;
   impl_->Push(r);
 }
 
@@ -189,7 +212,21 @@ void EventsCsvLogger::Impl::Flush() {
   // The writer is idle (and the mutex orders its writes before this): the
   // file is this thread's now. The runner flushes once, at the end of the
   // run; closing reports what only close(2) finds out.
+  WriteHeaderOnce();
   file_.close();
+}
+
+void EventsCsvLogger::Impl::WriteHeaderOnce() {
+  if (header_written_) return;
+  header_written_ = true;
+  std::string* out = file_.row();
+  out->append(kHeader);
+  if (with_fees_) {
+    out->back() = ',';
+    out->append(kFeeColumns);
+    out->push_back('\n');
+  }
+  file_.commit_row();
 }
 
 void EventsCsvLogger::Impl::WriterLoop() {
@@ -206,6 +243,7 @@ void EventsCsvLogger::Impl::WriterLoop() {
     changed_.notify_all();  // a slot in the queue is free
     std::exception_ptr error;
     try {
+      WriteHeaderOnce();
       for (const Record& r : chunk) {
         AppendRow(r, file_.row());
         file_.commit_row();
@@ -227,7 +265,7 @@ void EventsCsvLogger::Impl::WriterLoop() {
   }
 }
 
-void EventsCsvLogger::Impl::AppendRow(const Record& r, std::string* out) {
+void EventsCsvLogger::Impl::AppendRow(const Record& r, std::string* out) const {
   static constexpr const char* kKinds[] = {"order", "cancel", "execution", "expiration"};
   out->append(kKinds[static_cast<int>(r.kind)]);
   out->push_back(',');
@@ -248,6 +286,12 @@ void EventsCsvLogger::Impl::AppendRow(const Record& r, std::string* out) {
     AppendPythonInt(r.sell_agent_id, out);
     out->push_back(',');
     AppendPythonInt(r.sell_order_id, out);
+    if (with_fees_) {
+      out->push_back(',');
+      AppendPythonFloat(r.buy_fee, out);
+      out->push_back(',');
+      AppendPythonFloat(r.sell_fee, out);
+    }
     out->push_back('\n');
     return;
   }
@@ -260,7 +304,7 @@ void EventsCsvLogger::Impl::AppendRow(const Record& r, std::string* out) {
   AppendPythonInt(r.volume, out);
   out->push_back(',');
   if (r.has_ttl) AppendPythonInt(r.ttl, out);
-  out->append(",,,,\n");
+  out->append(with_fees_ ? ",,,,,,\n" : ",,,,\n");
 }
 
 }  // namespace pams

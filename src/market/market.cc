@@ -127,6 +127,24 @@ std::span<const double> Market::fundamental_prices() const {
 std::span<const int64_t> Market::executed_volumes() const {
   return {h_.executed_volumes.data(), static_cast<size_t>(time_ + 1)};
 }
+std::span<const double> Market::transaction_fee_revenues() const {
+  return {h_.transaction_fee_revenues.data(), static_cast<size_t>(time_ + 1)};
+}
+
+double Market::get_cumulative_transaction_fee_revenue(int64_t t) const {
+  CheckTime(t);
+  double sum = 0.0;
+  for (int64_t i = 0; i <= t; ++i) sum += h_.transaction_fee_revenues[i];
+  return sum;
+}
+
+void Market::set_transaction_fee(std::unique_ptr<TransactionFee> fee) {
+  if (fee != nullptr && &fee->market() != this) {
+    throw SimulationError("market " + name_ + ": a transaction fee of market " +
+                          fee->market().name() + " cannot be set on it");
+  }
+  transaction_fee_ = std::move(fee);
+}
 
 // --- Tick grid ---
 
@@ -178,12 +196,16 @@ void Market::ExpireOrders(OrderBook* book) {
 }
 
 void Market::set_is_running(bool running) {
-  if (journal_ != nullptr) journal_->RecordSetRunning(market_id_, running);
+  MutationScope scope(this);
+  if (SimulationJournal* j = JournalFor(scope)) j->RecordSetRunning(market_id_, running);
   is_running_ = running;
 }
 
 void Market::update_time(double next_fundamental_price) {
-  if (journal_ != nullptr) journal_->RecordUpdateTime(market_id_, next_fundamental_price);
+  MutationScope scope(this);
+  if (SimulationJournal* j = JournalFor(scope)) {
+    j->RecordUpdateTime(market_id_, next_fundamental_price);
+  }
   ++time_;
   ExpireOrders(&buy_book_);
   ExpireOrders(&sell_book_);
@@ -227,6 +249,7 @@ void Market::GrowHistories(size_t n) {
   ExtendTo(&h_.executed_total_prices, size, 0.0);
   ExtendTo<int64_t>(&h_.n_buy_orders, size, 0);
   ExtendTo<int64_t>(&h_.n_sell_orders, size, 0);
+  ExtendTo(&h_.transaction_fee_revenues, size, 0.0);
   ExtendTo<int64_t>(&volume_before_, size, 0);
   history_size_ = size;
 }
@@ -252,10 +275,11 @@ void Market::UpdateMarketPrice() {
 }
 
 void Market::change_fundamental_price(double scale) {
+  MutationScope scope(this);
   const int64_t t = time_;
   const double updated = get_fundamental_price(t) * scale;
-  if (journal_ != nullptr) {
-    journal_->RecordSetFundamentalPrice(market_id_, t, updated);
+  if (SimulationJournal* j = JournalFor(scope)) {
+    j->RecordSetFundamentalPrice(market_id_, t, updated);
   }
   h_.fundamental_prices[t] = updated;
   Fundamentals& f = simulator_->fundamentals();
@@ -275,7 +299,12 @@ void Market::ReplaySetFundamentalPrice(int64_t t, double price) {
 }
 
 OrderLog Market::add_order(Order* order) {
-  if (journal_ != nullptr) journal_->RecordAddOrder(market_id_, *order);
+  MutationScope scope(this);
+  if (SimulationJournal* j = JournalFor(scope)) j->RecordAddOrder(market_id_, *order);
+  return place_order(order);
+}
+
+OrderLog Market::place_order(Order* order) {
   if (order->market_id != market_id_) {
     throw SimulationError("order for market " +
                           std::to_string(order->market_id) +
@@ -314,7 +343,8 @@ OrderLog Market::add_order(Order* order) {
 }
 
 CancelLog Market::cancel_order(const Cancel& cancel) {
-  if (journal_ != nullptr) journal_->RecordCancel(market_id_, cancel);
+  MutationScope scope(this);
+  if (SimulationJournal* j = JournalFor(scope)) j->RecordCancel(market_id_, cancel);
   const Order& order = cancel.order;
   if (order.market_id != market_id_) {
     throw SimulationError("cancel of an order of market " +
@@ -400,13 +430,35 @@ std::optional<double> ExecutionPrice(const Order& buy, const Order& sell) {
 
 }  // namespace
 
-ExecutionLog Market::ExecuteOrders(double price, int64_t volume,
-                                   const Order& buy, const Order& sell) {
+ExecutionLog Market::execute_orders(double price, int64_t volume,
+                                    const Order& buy, const Order& sell) {
   if (!is_running_) {
     throw SimulationError("market " + name_ + " is not running");
   }
   ExecutionLog log{market_id_,   time_,        buy.agent_id, sell.agent_id,
                    buy.order_id, sell.order_id, price,       volume};
+  if (transaction_fee_ != nullptr) {
+    // PAMS passes the live orders, whose volume still includes this pair
+    // (the matching copied them before earlier pairs were taken off).
+    const Order* live_buy = buy_book_.find(buy);
+    const Order* live_sell = sell_book_.find(sell);
+    if (live_buy == nullptr || live_sell == nullptr) {
+      throw SimulationError("market " + name_ + ": an order to execute is not in its book");
+    }
+    const TransactionFees fees =
+        transaction_fee_->compute_fees(price, volume, *live_buy, *live_sell);
+    if (!std::isfinite(fees.buy) || !std::isfinite(fees.sell)) {
+      throw SimulationError("market " + name_ + ": transaction fee " +
+                            transaction_fee_->class_name() + " returned fees " +
+                            PythonFloat(fees.buy) + " and " + PythonFloat(fees.sell) +
+                            " at step " + std::to_string(time_) +
+                            "; fees must be finite numbers");
+    }
+    log.buy_transaction_fee = fees.buy;
+    log.sell_transaction_fee = fees.sell;
+    // PAMS adds buy_fee + sell_fee to the step's revenue.
+    h_.transaction_fee_revenues[time_] += fees.buy + fees.sell;
+  }
   buy_book_.change_order_volume(buy, -volume);
   sell_book_.change_order_volume(sell, -volume);
   h_.last_executed_prices[time_] = price;
@@ -418,8 +470,13 @@ ExecutionLog Market::ExecuteOrders(double price, int64_t volume,
 }
 
 void Market::execution(std::vector<ExecutionLog>* logs) {
-  if (journal_ != nullptr) journal_->RecordExecution(market_id_);
+  MutationScope scope(this);
+  if (SimulationJournal* j = JournalFor(scope)) j->RecordExecution(market_id_);
   logs->clear();
+  match_orders(logs);
+}
+
+void Market::match_orders(std::vector<ExecutionLog>* logs) {
   if (!remain_executable_orders()) return;
   // Match the best orders of both sides while their prices cross, as PAMS's
   // _collect_pending_executions, without removing anything yet.
@@ -460,7 +517,7 @@ void Market::execution(std::vector<ExecutionLog>* logs) {
                           ": no execution price could be determined");
   }
   for (const PendingExecution& p : pending_) {
-    logs->push_back(ExecuteOrders(*price, p.volume, p.buy, p.sell));
+    logs->push_back(execute_orders(*price, p.volume, p.buy, p.sell));
   }
 }
 

@@ -16,8 +16,15 @@
 #include "pams/events/price_limit_rule.h"
 #include "pams/events/trading_halt_rule.h"
 #include "pams/market/index_market.h"
+#include "pams/market/transaction_fee.h"
 #include "pams/runners/parallel_runners.h"
 #include "pams/runners/runner.h"
+#include "pams/samples/black_scholes_workload_fcn_agent.h"
+#include "pams/samples/cancel_fcn_agent.h"
+#include "pams/samples/dark_pool_fcn_agent.h"
+#include "pams/samples/dark_pool_market.h"
+#include "pams/samples/invest_div_fcn_agent.h"
+#include "pams/samples/workload_fcn_agent.h"
 #include "util/edit_distance.h"
 
 namespace pams {
@@ -34,6 +41,8 @@ const char* KindName(ClassRegistry::Kind kind) {
       return "event";
     case ClassRegistry::Kind::kRunner:
       return "runner";
+    case ClassRegistry::Kind::kTransactionFee:
+      return "transaction fee";
   }
   return "?";
 }
@@ -74,6 +83,21 @@ ClassRegistry ClassRegistry::WithBuiltins() {
   r.add_runner<SequentialRunner>("SequentialRunner");
   r.add_runner<MultiThreadAgentParallelRunner>("MultiThreadAgentParallelRunner");
   r.add_runner<MultiProcessAgentParallelRunner>("MultiProcessAgentParallelRunner");
+  // Since PAMS's development branch: transaction fees, and the classes its
+  // samples define (replaceable: PAMS registers them as user classes).
+  r.add_abstract("TransactionFee", Kind::kTransactionFee);
+  r.add_transaction_fee<ProportionalTransactionFee>("ProportionalTransactionFee");
+  r.add_market<DarkPoolMarket>("DarkPoolMarket");
+  r.add_agent<DarkPoolFCNAgent>("DarkPoolFCNAgent");
+  r.add_agent<InvestDivFCNAgent>("InvestDivFCNAgent");
+  r.add_agent<CancelFCNAgent>("CancelFCNAgent");
+  r.add_agent<WorkloadFCNAgent>("WorkloadFCNAgent");
+  r.add_agent<BlackScholesWorkloadFCNAgent>("BlackScholesWorkloadFCNAgent");
+  for (const char* name : {"DarkPoolMarket", "DarkPoolFCNAgent", "InvestDivFCNAgent",
+                           "CancelFCNAgent", "WorkloadFCNAgent",
+                           "BlackScholesWorkloadFCNAgent"}) {
+    r.mark_replaceable(name);
+  }
   return r;
 }
 
@@ -89,12 +113,38 @@ void ClassRegistry::Add(const std::string& name, Entry entry, int abi_version) {
                               "and library");
   }
   if (name.empty()) throw ConfigError("", "a class name cannot be empty");
-  if (entries_.count(name)) {
+  auto it = entries_.find(name);
+  if (it != entries_.end()) {
+    if (it->second.is_replaceable) {
+      // A sample's class, which PAMS's sample itself registers as a user
+      // class: the user's class of that name is the one meant.
+      it->second = std::move(entry);
+      return;
+    }
     throw ConfigError("", "class " + name +
                               " is registered twice (a plugin may not reuse "
                               "the name of another class)");
   }
   entries_.emplace(name, std::move(entry));
+}
+
+void ClassRegistry::mark_replaceable(const std::string& name) {
+  auto it = entries_.find(name);
+  if (it == entries_.end()) {
+    throw ConfigError("", "class " + name + " is not registered");
+  }
+  it->second.is_replaceable = true;
+}
+
+void ClassRegistry::add_alias(const std::string& alias, const std::string& name) {
+  auto it = entries_.find(name);
+  if (it == entries_.end()) {
+    throw ConfigError("", "class " + name + " is not registered");
+  }
+  if (alias == name) return;
+  Entry copy = it->second;
+  copy.is_replaceable = false;
+  Add(alias, std::move(copy), kPluginAbiVersion);
 }
 
 void ClassRegistry::add_market(const std::string& name, MarketFactory factory,
@@ -126,6 +176,14 @@ void ClassRegistry::add_runner(const std::string& name, RunnerFactory factory,
   Entry e;
   e.kind = Kind::kRunner;
   e.runner = std::move(factory);
+  Add(name, std::move(e), abi_version);
+}
+
+void ClassRegistry::add_transaction_fee(const std::string& name,
+                                        TransactionFeeFactory factory, int abi_version) {
+  Entry e;
+  e.kind = Kind::kTransactionFee;
+  e.transaction_fee = std::move(factory);
   Add(name, std::move(e), abi_version);
 }
 
@@ -215,6 +273,13 @@ std::unique_ptr<Event> ClassRegistry::create_event(const std::string& name,
   const Entry& e = Find(name, Kind::kEvent, path);
   init.class_name = name;
   return e.event(std::move(init));
+}
+
+std::unique_ptr<TransactionFee> ClassRegistry::create_transaction_fee(
+    const std::string& name, TransactionFeeInit init, const std::string& path) const {
+  const Entry& e = Find(name, Kind::kTransactionFee, path);
+  init.class_name = name;
+  return e.transaction_fee(std::move(init));
 }
 
 std::unique_ptr<Runner> ClassRegistry::create_runner(

@@ -353,6 +353,26 @@ void Runner::GenerateMarketGroup(const std::string& name, int* market_id) {
       v->fail("must be a non-negative number, got " + v->json().dump());
     }
   }
+  // Since PAMS's development branch: the group's transaction fee, one
+  // object per market, set up right after its market with the entry
+  // without "class". Creating it draws no randomness.
+  std::optional<Settings> fee = s.find("transactionFee");
+  const Json* fee_json = nullptr;
+  std::string fee_class;
+  if (fee) {
+    if (!fee->is_object()) {
+      fee->fail("expected an object naming its class, e.g. {\"class\": "
+                "\"ProportionalTransactionFee\", \"rate\": 0.001}, got " +
+                JsonTypeName(fee->json()));
+    }
+    fee_class = (*fee)["class"].as_string();
+    registry_.check_class(fee_class, ClassRegistry::Kind::kTransactionFee,
+                          fee->child_path("class"));
+    Json without_class = fee->json();
+    without_class.erase("class");
+    resolved_settings_.push_back(std::make_unique<Json>(std::move(without_class)));
+    fee_json = resolved_settings_.back().get();
+  }
   if (g.id_to < g.id_from) empty_groups_.push_back(name);
   for (int64_t i = g.id_from; i <= g.id_to; ++i) {
     // Built with its prng: a default-constructed one would be seeded
@@ -370,6 +390,19 @@ void Runner::GenerateMarketGroup(const std::string& name, int* market_id) {
                                             volatility);
     }
     pending_setups_.push_back({name, [market, s] { market->setup(s); }});
+    if (fee_json != nullptr) {
+      const Settings fee_settings = key_log_->Track(*fee_json, fee->path());
+      pending_setups_.push_back(
+          {fee->path(), [this, market, fee_settings, fee_class,
+                         class_path = fee->child_path("class")] {
+             TransactionFeeInit fee_init;
+             fee_init.market = market;
+             std::unique_ptr<TransactionFee> f = registry_.create_transaction_fee(
+                 fee_class, std::move(fee_init), class_path);
+             f->setup(fee_settings);
+             market->set_transaction_fee(std::move(f));
+           }});
+    }
   }
 }
 

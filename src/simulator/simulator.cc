@@ -173,8 +173,10 @@ void Simulator::update_agents_for_execution(
     Agent& buyer = agent(log.buy_agent_id);
     Agent& seller = agent(log.sell_agent_id);
     const double amount = log.price * static_cast<double>(log.volume);
-    buyer.set_cash_amount(buyer.cash_amount() - amount);
-    seller.set_cash_amount(seller.cash_amount() + amount);
+    // The transaction fees (0.0 without a fee, where x - 0.0 is x: PAMS
+    // 0.3.0's arithmetic) come off after the trade's value.
+    buyer.set_cash_amount(buyer.cash_amount() - amount - log.buy_transaction_fee);
+    seller.set_cash_amount(seller.cash_amount() + amount - log.sell_transaction_fee);
     buyer.update_asset_volume(log.market_id, log.volume);
     seller.update_asset_volume(log.market_id, -log.volume);
   }

@@ -22,6 +22,8 @@
 // FeeAgent: an FCNAgent that pays a fee from its cash in submit_orders,
 //   which the contract forbids under parallel runners (SequentialRunner
 //   allows it, as PAMS does).
+// FlatFee: a transaction fee (since PAMS's development branch) of "fee" per
+//   side and execution, a fee class registered by a plugin.
 
 #include <signal.h>
 #include <unistd.h>
@@ -36,6 +38,7 @@
 #include "pams/agents/fcn_agent.h"
 #include "pams/config/settings.h"
 #include "pams/market/market.h"
+#include "pams/market/transaction_fee.h"
 #include "pams/runners/class_registry.h"
 #include "pams/simulator/session.h"
 #include "pams/simulator/simulator_view.h"
@@ -307,9 +310,24 @@ class BigStateAgent : public pams::FCNAgent {
   std::string state_;
 };
 
+class FlatFee : public pams::TransactionFee {
+ public:
+  using TransactionFee::TransactionFee;
+
+  void setup(const pams::Settings& settings) override { fee_ = settings["fee"].as_float(); }
+  pams::TransactionFees compute_fees(double, int64_t, const pams::Order&,
+                                     const pams::Order&) override {
+    return {fee_, fee_};
+  }
+
+ private:
+  double fee_ = 0.0;
+};
+
 }  // namespace
 
 extern "C" void pams_register_classes(pams::ClassRegistry* registry) {
+  registry->add_transaction_fee<FlatFee>("FlatFee");
   registry->add_agent<StatefulAgent>("StatefulAgent");
   registry->add_agent<BusyAgent>("BusyAgent");
   registry->add_agent<FaultyAgent>("FaultyAgent");

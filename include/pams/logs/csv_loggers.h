@@ -7,7 +7,12 @@
 //   fundamental_price,mid_price,best_buy_price,best_sell_price,
 //   executed_volume,n_buy_book,n_sell_book,n_buy_orders,n_sell_orders
 // (the Market getters of those names at that moment; n_*_book = resting
-// orders; an empty field is None).
+// orders; an empty field is None). When a market of the run charges a
+// transaction fee (since PAMS's development branch), a last column follows,
+// transaction_fee_revenue (get_transaction_fee_revenue(), 0.0 in markets
+// without a fee); without fees the file is PAMS 0.3.0's, byte for byte.
+// The header is written when the simulation begins (or, if it never does,
+// when the file is flushed).
 //
 // AgentsCsvLogger: at the end of the simulation, one row per agent:
 //   agent_id,name,class,cash_amount,asset_volumes
@@ -38,6 +43,7 @@ class PAMS_EXPORT StepsCsvLogger : public Logger {
   StepsCsvLogger(const StepsCsvLogger&) = delete;
   StepsCsvLogger& operator=(const StepsCsvLogger&) = delete;
 
+  void process_simulation_begin_log(const SimulationBeginLog& log) override;
   void process_market_step_end_log(const MarketStepEndLog& log) override;
   // Writes every row out and closes the file (the runner calls it once,
   // when the run ends). Throws OutputError naming the file if writing or
@@ -45,6 +51,8 @@ class PAMS_EXPORT StepsCsvLogger : public Logger {
   void flush() override;
 
   static const char* const kHeader;
+  // The column added when a market charges a transaction fee.
+  static const char* const kFeeColumn;
 
  private:
   class Impl;

@@ -10,7 +10,11 @@
 // columns empty; execution rows give price, volume and both sides, and leave
 // agent_id, order_id, side and ttl empty. time is the market's time of the
 // event (for a cancel, the time of the cancel). Numbers as Python prints
-// them.
+// them. When a market of the run charges a transaction fee (since PAMS's
+// development branch), two last columns follow, buy_transaction_fee and
+// sell_transaction_fee (filled on execution rows); without fees the file is
+// as before, byte for byte. The header is written with the first rows (the
+// simulation's beginning decides whether the fee columns are there).
 //
 // A run can log tens of millions of rows, so the simulation thread only
 // copies each event into a chunk; a writer thread formats full chunks and
@@ -37,6 +41,8 @@ namespace pams {
 class PAMS_EXPORT EventsCsvLogger : public Logger {
  public:
   static const char* const kHeader;
+  // The columns added when a market charges a transaction fee.
+  static const char* const kFeeColumns;
 
   // Opens path (throws ConfigError naming it when it cannot be written) and
   // starts the writer thread.
@@ -47,6 +53,7 @@ class PAMS_EXPORT EventsCsvLogger : public Logger {
   EventsCsvLogger(const EventsCsvLogger&) = delete;
   EventsCsvLogger& operator=(const EventsCsvLogger&) = delete;
 
+  void process_simulation_begin_log(const SimulationBeginLog& log) override;
   void process_order_log(const OrderLog& log) override;
   void process_cancel_log(const CancelLog& log) override;
   void process_expiration_log(const ExpirationLog& log) override;

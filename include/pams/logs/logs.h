@@ -87,6 +87,10 @@ struct PAMS_EXPORT ExecutionLog {
   int64_t sell_order_id;
   double price;
   int64_t volume;
+  // What the market's transaction fee charged each side (0.0 without a fee;
+  // negative: a rebate). Since PAMS's development branch.
+  double buy_transaction_fee = 0.0;
+  double sell_transaction_fee = 0.0;
 };
 
 struct PAMS_EXPORT SimulationBeginLog {

@@ -14,12 +14,20 @@
 //
 // Subclasses (user plugins) may override setup() and read extra keys; they
 // may also preset the step-0 histories in setup (see histories()), as PAMS's
-// ExtendedMarket sample does.
+// ExtendedMarket sample does. A market with other matching rules (a dark
+// pool) overrides place_order, match_orders and remain_executable_orders,
+// and executes pairs through execute_orders().
+//
+// A market may charge a TransactionFee (transaction_fee.h; the config key
+// "transactionFee", since PAMS's development branch): execute_orders()
+// records each execution's fees in its log and their sum in the step's
+// transaction fee revenue.
 
 #ifndef PAMS_MARKET_MARKET_H_
 #define PAMS_MARKET_MARKET_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -30,6 +38,7 @@
 #include "pams/logs/logs.h"
 #include "pams/market/order.h"
 #include "pams/market/order_book.h"
+#include "pams/market/transaction_fee.h"
 #include "pams/random/random.h"
 
 namespace pams {
@@ -66,6 +75,9 @@ class PAMS_EXPORT Market {
     std::vector<double> executed_total_prices;
     std::vector<int64_t> n_buy_orders;
     std::vector<int64_t> n_sell_orders;
+    // Fees charged at the step's executions (both sides; rebates reduce
+    // it). 0.0 in a market without a transaction fee.
+    std::vector<double> transaction_fee_revenues;
   };
 
   explicit Market(MarketInit init);
@@ -139,6 +151,21 @@ class PAMS_EXPORT Market {
     CheckTime(t);
     return h_.n_sell_orders[t];
   }
+  // The transaction fees charged at step t's executions (PAMS development
+  // branch's get_transaction_fee_revenue).
+  double get_transaction_fee_revenue() const {
+    return get_transaction_fee_revenue(time_);
+  }
+  double get_transaction_fee_revenue(int64_t t) const {
+    CheckTime(t);
+    return h_.transaction_fee_revenues[t];
+  }
+  // Their sum over steps 0..t, added left to right from 0.0 as PAMS's
+  // sum() does (on the Python of the reference, 3.11). O(t).
+  double get_cumulative_transaction_fee_revenue() const {
+    return get_cumulative_transaction_fee_revenue(time_);
+  }
+  double get_cumulative_transaction_fee_revenue(int64_t t) const;
   // Total executed volume over steps from..to (0 <= from, to <= now; 0 when
   // from > to), in O(1): a running total is kept as steps end.
   int64_t get_executed_volume_sum(int64_t from, int64_t to) const {
@@ -163,6 +190,14 @@ class PAMS_EXPORT Market {
   std::span<const double> last_executed_prices() const;
   std::span<const double> fundamental_prices() const;
   std::span<const int64_t> executed_volumes() const;
+  std::span<const double> transaction_fee_revenues() const;
+
+  // --- Transaction fee. ---
+  // The fee this market charges, or nullptr (no fee: the default).
+  TransactionFee* transaction_fee() const { return transaction_fee_.get(); }
+  // Sets the fee (the runner, after setup()). REQUIRES: fee's market is
+  // this market, or fee is null.
+  void set_transaction_fee(std::unique_ptr<TransactionFee> fee);
 
   // --- Order books. ---
   std::optional<double> get_best_buy_price() const {
@@ -182,7 +217,7 @@ class PAMS_EXPORT Market {
   const OrderBook& buy_order_book() const { return buy_book_; }
   const OrderBook& sell_order_book() const { return sell_book_; }
   // Whether a trade is possible now (PAMS's remain_executable_orders).
-  bool remain_executable_orders() const;
+  virtual bool remain_executable_orders() const;
 
   // --- Tick grid (PAMS's convert_to_* methods). A price within 4 ulps of a
   // tick (capped at a quarter tick) counts as on that tick. A price of more
@@ -199,12 +234,13 @@ class PAMS_EXPORT Market {
   // Accepts an order: moves its price onto the tick grid, assigns order_id
   // and placed_at (written back to *order), and places it in its book.
   // Throws SimulationError if the order is for another market or was
-  // already placed.
+  // already placed. Runs place_order().
   OrderLog add_order(Order* order);
   // Accepts a cancel (PAMS's _cancel_order).
   CancelLog cancel_order(const Cancel& cancel);
   // Executes every possible trade at one price (PAMS's rule) and appends the
-  // execution logs to *logs. Does nothing when no trade is possible.
+  // execution logs to *logs (which it clears first). Does nothing when no
+  // trade is possible. Runs match_orders().
   void execution(std::vector<ExecutionLog>* logs);
   // Advances to the next step (t -> t + 1): expires orders, extends the
   // histories and carries prices forward.
@@ -229,8 +265,44 @@ class PAMS_EXPORT Market {
   Logger* logger() const { return logger_; }
   Random& prng() { return prng_; }
 
+  // What add_order and execution do (PAMS's _add_order and _execution),
+  // for subclasses with other rules to override. Mutations they make
+  // through the public methods are part of theirs (replaying the
+  // outer call repeats them: see SimulationJournal).
+  virtual OrderLog place_order(Order* order);
+  // REQUIRES: *logs is empty.
+  virtual void match_orders(std::vector<ExecutionLog>* logs);
+
+  // Executes `volume` between two resting orders at `price` (PAMS's
+  // _execute_orders): charges the transaction fee, takes the volume off
+  // both orders (removing filled ones), updates the histories, logs the
+  // execution and returns its log. Throws SimulationError if the market is
+  // not running or a fee is not finite. REQUIRES: both orders rest in this
+  // market's books with at least `volume` left, volume > 0.
+  ExecutionLog execute_orders(double price, int64_t volume, const Order& buy,
+                              const Order& sell);
+
  private:
   friend class SimulationJournal;
+  // Records the mutations of this scope into the journal (see
+  // SimulationJournal) only when no outer mutation of this market is
+  // under way: replaying the outer call repeats the inner ones (a dark
+  // pool's place_order that cancels at once). Each public mutation opens
+  // one.
+  class MutationScope {
+   public:
+    explicit MutationScope(Market* market) : market_(market) { ++market_->mutation_depth_; }
+    ~MutationScope() { --market_->mutation_depth_; }
+    MutationScope(const MutationScope&) = delete;
+    MutationScope& operator=(const MutationScope&) = delete;
+    // Whether this is the outermost mutation (the one to record).
+    bool outermost() const { return market_->mutation_depth_ == 1; }
+
+   private:
+    Market* market_;
+  };
+
+
   // Records every change made through the mutations into `journal` (null:
   // none), for replicas in worker processes (see SimulationJournal).
   void set_journal(SimulationJournal* journal) { journal_ = journal; }
@@ -254,8 +326,10 @@ class PAMS_EXPORT Market {
     return x;
   }
   void ExpireOrders(OrderBook* book);
-  ExecutionLog ExecuteOrders(double price, int64_t volume, const Order& buy,
-                             const Order& sell);
+  // The journal to record the current mutation into (null: none or nested).
+  SimulationJournal* JournalFor(const MutationScope& scope) const {
+    return scope.outermost() ? journal_ : nullptr;
+  }
 
   int market_id_;
   Random prng_;
@@ -264,6 +338,8 @@ class PAMS_EXPORT Market {
   Logger* logger_;
   std::string class_name_;
   SimulationJournal* journal_ = nullptr;
+  int mutation_depth_ = 0;
+  std::unique_ptr<TransactionFee> transaction_fee_;
 
   bool is_running_ = false;
   double tick_size_ = 1.0;

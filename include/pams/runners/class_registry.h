@@ -8,6 +8,15 @@
 // Runners are registered too (SequentialRunner and the parallel runners), so
 // that `pams run --runner NAME` and worker processes can create them by name.
 //
+// Transaction fees (transaction_fee.h, a market group's "transactionFee")
+// are classes of their own kind, registered and created like the others.
+//
+// The classes of the samples of PAMS's development branch (DarkPoolMarket,
+// CancelFCNAgent, WorkloadFCNAgent, ...) are built in, but PAMS defines
+// them as user classes of its samples: a class registered under one of
+// their names (a plugin's, a Python class) replaces it, as the sample's own
+// class_register would in PAMS.
+//
 // Plugins are shared libraries exporting
 //   extern "C" void pams_register_classes(pams::ClassRegistry* registry);
 // which LoadPlugin calls after dlopen. A plugin stays loaded for the life of
@@ -33,6 +42,7 @@
 #include "pams/events/event.h"
 #include "pams/export.h"
 #include "pams/market/market.h"
+#include "pams/market/transaction_fee.h"
 
 namespace pams {
 
@@ -56,11 +66,13 @@ struct PAMS_EXPORT RunnerInit {
 
 class PAMS_EXPORT ClassRegistry {
  public:
-  enum class Kind { kMarket, kAgent, kEvent, kRunner };
+  enum class Kind { kMarket, kAgent, kEvent, kRunner, kTransactionFee };
   using MarketFactory = std::function<std::unique_ptr<Market>(MarketInit)>;
   using AgentFactory = std::function<std::unique_ptr<Agent>(AgentInit)>;
   using EventFactory = std::function<std::unique_ptr<Event>(EventInit)>;
   using RunnerFactory = std::function<std::unique_ptr<Runner>(RunnerInit)>;
+  using TransactionFeeFactory =
+      std::function<std::unique_ptr<TransactionFee>(TransactionFeeInit)>;
 
   // An empty registry.
   ClassRegistry() = default;
@@ -68,13 +80,19 @@ class PAMS_EXPORT ClassRegistry {
   // FCNAgent, MarketShareFCNAgent, ArbitrageAgent, MarketMakerAgent,
   // TestAgent, FundamentalPriceShock, PriceLimitRule, TradingHaltRule,
   // OrderMistakeShock (and the abstract Agent, HighFrequencyAgent, EventABC,
-  // which a config cannot instantiate), and the runners SequentialRunner,
-  // MultiThreadAgentParallelRunner and MultiProcessAgentParallelRunner.
+  // which a config cannot instantiate), the runners SequentialRunner,
+  // MultiThreadAgentParallelRunner and MultiProcessAgentParallelRunner;
+  // and since PAMS's development branch ProportionalTransactionFee (and the
+  // abstract TransactionFee) and its samples' classes (DarkPoolMarket,
+  // DarkPoolFCNAgent, InvestDivFCNAgent, CancelFCNAgent, WorkloadFCNAgent of
+  // parallel_main and BlackScholesWorkloadFCNAgent, black_scholes's
+  // WorkloadFCNAgent), which classes of those names replace.
   static ClassRegistry WithBuiltins();
 
   // Registers a class. Throws ConfigError if the name is taken (PAMS would
-  // find the class twice) or if abi_version, which defaults to the caller's
-  // kPluginAbiVersion, is not this library's.
+  // find the class twice; a sample class's name is replaced instead) or if
+  // abi_version, which defaults to the caller's kPluginAbiVersion, is not
+  // this library's.
   void add_market(const std::string& name, MarketFactory factory,
                   int abi_version = kPluginAbiVersion);
   void add_agent(const std::string& name, AgentFactory factory,
@@ -83,6 +101,8 @@ class PAMS_EXPORT ClassRegistry {
                  int abi_version = kPluginAbiVersion);
   void add_runner(const std::string& name, RunnerFactory factory,
                   int abi_version = kPluginAbiVersion);
+  void add_transaction_fee(const std::string& name, TransactionFeeFactory factory,
+                           int abi_version = kPluginAbiVersion);
   // Convenience: registers T, constructed from its Init struct.
   template <typename T>
   void add_market(const std::string& name) {
@@ -103,6 +123,13 @@ class PAMS_EXPORT ClassRegistry {
     });
   }
   template <typename T>
+  void add_transaction_fee(const std::string& name) {
+    add_transaction_fee(name,
+                        [](TransactionFeeInit init) -> std::unique_ptr<TransactionFee> {
+                          return std::make_unique<T>(std::move(init));
+                        });
+  }
+  template <typename T>
   void add_runner(const std::string& name) {
     add_runner(name, [](RunnerInit init) -> std::unique_ptr<Runner> {
       return std::make_unique<T>(std::move(init.settings), std::move(init.prng),
@@ -111,6 +138,15 @@ class PAMS_EXPORT ClassRegistry {
   }
   // Registers a name that exists but cannot be instantiated.
   void add_abstract(const std::string& name, Kind kind);
+  // Marks a registered class as a sample's: registering its name again
+  // replaces it (see the top of this file).
+  void mark_replaceable(const std::string& name);
+  // Registers `alias` for the class registered as `name`, replacing a
+  // replaceable class of that name (pams_cpp: a sample's Python face whose
+  // name differs from its engine class's). Objects are created with the
+  // class_name `alias`. Throws ConfigError as add_* does, or when `name`
+  // is not registered.
+  void add_alias(const std::string& alias, const std::string& name);
 
   bool contains(const std::string& name) const {
     return entries_.count(name) > 0;
@@ -127,6 +163,8 @@ class PAMS_EXPORT ClassRegistry {
                                       const std::string& path) const;
   std::unique_ptr<Event> create_event(const std::string& name, EventInit init,
                                       const std::string& path) const;
+  std::unique_ptr<TransactionFee> create_transaction_fee(
+      const std::string& name, TransactionFeeInit init, const std::string& path) const;
   // A runner of class `name`, using this registry; its class_name() is
   // `name` (worker processes recreate it by that name).
   std::unique_ptr<Runner> create_runner(const std::string& name, Json settings,
@@ -144,10 +182,12 @@ class PAMS_EXPORT ClassRegistry {
   struct Entry {
     Kind kind = Kind::kMarket;
     bool is_abstract = false;
+    bool is_replaceable = false;
     MarketFactory market;
     AgentFactory agent;
     EventFactory event;
     RunnerFactory runner;
+    TransactionFeeFactory transaction_fee;
   };
   void Add(const std::string& name, Entry entry, int abi_version);
   const Entry& Find(const std::string& name, Kind kind,

@@ -200,10 +200,21 @@ class Agent(ABC):
         self._engine.update_cash_amount(float(delta))
 
 
+# The Python faces of engine classes defined outside pams_cpp (the samples
+# of PAMS's development branch: samples/*/ of the repository), by engine
+# class name, as their modules define them.
+_FACES: Dict[str, type] = {}
+
+
 class _BuiltinAgent(Agent):
     """The base of the built-in agents, which the engine runs in C++."""
 
     _engine_base = "Agent"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "_engine_base" in vars(cls) and not cls.__module__.startswith("pams_cpp."):
+            _FACES[cls._engine_base] = cls
 
     def submit_orders(self, markets):
         """The built-in class's orders, computed by the engine."""

@@ -80,10 +80,21 @@ class ExpirationLog(Log):
 
 
 class ExecutionLog(Log):
-    """A buy and a sell order were executed against each other."""
+    """A buy and a sell order were executed against each other.
+
+    ``buy_transaction_fee`` and ``sell_transaction_fee`` (since PAMS's
+    development branch) are what the market's transaction fee charged each
+    side (negative: a rebate). Without a fee they are the class's 0.0, so
+    that the log's own fields are PAMS 0.3.0's.
+    """
+
+    buy_transaction_fee: float = 0.0
+    sell_transaction_fee: float = 0.0
 
     def __init__(self, market_id: int, time: int, buy_agent_id: int, sell_agent_id: int,
-                 buy_order_id: int, sell_order_id: int, price: float, volume: int):
+                 buy_order_id: int, sell_order_id: int, price: float, volume: int,
+                 buy_transaction_fee: Optional[float] = None,
+                 sell_transaction_fee: Optional[float] = None):
         self.market_id = market_id
         self.time = time
         self.buy_agent_id = buy_agent_id
@@ -92,6 +103,10 @@ class ExecutionLog(Log):
         self.sell_order_id = sell_order_id
         self.price = price
         self.volume = volume
+        if buy_transaction_fee is not None:
+            self.buy_transaction_fee = buy_transaction_fee
+        if sell_transaction_fee is not None:
+            self.sell_transaction_fee = sell_transaction_fee
 
 
 class SimulationBeginLog(Log):

@@ -145,17 +145,29 @@ class Runner:
         class_register). REQUIRES: before main()."""
         from ..agents.base import Agent
         from ..events.base import EventABC
+        from ..transaction_fees import TransactionFee
 
         if not isinstance(cls, type):
             raise TypeError(f"class_register takes a class, got {cls!r}")
-        if cls in self.registered_classes or "_engine_base" in vars(cls):
-            return  # registered already, or a built-in class
+        if cls in self.registered_classes:
+            return  # registered already
+        engine_base = vars(cls).get("_engine_base")
+        if engine_base is not None:
+            if cls.__name__ != engine_base:
+                # The Python face of an engine class under another name (the
+                # black_scholes sample's WorkloadFCNAgent): configs of this
+                # runner naming cls.__name__ mean that engine class.
+                self._core.alias_class(cls.__name__, engine_base)
+                self.registered_classes.append(cls)
+            return  # a built-in class
         if issubclass(cls, Agent):
             self._core.register_agent_class(_agent_class(cls, self._make_agent))
         elif issubclass(cls, _core.Market):
             info = _core.MarketClass()
             info.name = cls.__name__
-            builtin = _core.IndexMarket if issubclass(cls, _core.IndexMarket) else _core.Market
+            builtin = (_core.IndexMarket if issubclass(cls, _core.IndexMarket)
+                       else _core.DarkPoolMarket if issubclass(cls, _core.DarkPoolMarket)
+                       else _core.Market)
             info.base = builtin.__name__
             info.cls = cls
             info.setup = cls.setup is not builtin.setup
@@ -169,11 +181,16 @@ class Runner:
             self._core.register_market_class(info)
         elif issubclass(cls, EventABC):
             self._core.register_event_class(_event_class(cls, self._make_event))
+        elif issubclass(cls, TransactionFee):
+            info = _core.TransactionFeeClass()
+            info.name = cls.__name__
+            info.maker = lambda market_id: self._make_transaction_fee(cls, market_id)
+            self._core.register_transaction_fee_class(info)
         else:
             raise NotImplementedError(
                 f"pams_cpp cannot run the Python class {cls.__name__}: Python "
                 "subclasses of Agent, of the built-in agents, of Market, IndexMarket, "
-                "EventABC and the built-in events run"
+                "EventABC, the built-in events and TransactionFee run"
             )
         self.registered_classes.append(cls)
 
@@ -207,6 +224,11 @@ class Runner:
 
     # How far this runner got: a runner sets up once and runs once.
     _phase = "new"
+
+    def _make_transaction_fee(self, cls: Type, market_id: int) -> Any:
+        # The engine calls this for each market of a group whose
+        # transactionFee names a Python class, right before its setup.
+        return cls(market=self.simulator.markets[market_id])
 
     def _setup(self) -> None:
         if self._phase != "new":

@@ -3,5 +3,19 @@ from .class_finder import find_class
 from .json_extends import json_extends
 from .json_random import JsonRandom
 from .json_random import JsonValue
+# Since PAMS's development branch.
+from .stylized_facts import autocorrelation
+from .stylized_facts import excess_kurtosis
+from .stylized_facts import hill_tail_index
+from .stylized_facts import log_returns
 
-__all__ = ["JsonRandom", "JsonValue", "find_class", "json_extends"]
+__all__ = [
+    "JsonRandom",
+    "JsonValue",
+    "autocorrelation",
+    "excess_kurtosis",
+    "find_class",
+    "hill_tail_index",
+    "json_extends",
+    "log_returns",
+]

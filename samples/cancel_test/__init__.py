@@ -1,0 +1,1 @@
+"""The cancel_test sample of PAMS's development branch, on pams_cpp (see samples/__init__.py)."""

@@ -1,0 +1,1 @@
+"""The dark_pool sample of PAMS's development branch, on pams_cpp (see samples/__init__.py)."""

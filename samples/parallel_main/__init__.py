@@ -1,0 +1,1 @@
+"""The parallel_main sample of PAMS's development branch, on pams_cpp (see samples/__init__.py)."""
