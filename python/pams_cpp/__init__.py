@@ -17,6 +17,7 @@ from . import events
 from . import logs
 from . import runners
 from . import utils
+from . import _install
 from ._install import install_as_pams
 from ._sweep import sweep
 from .fundamentals import Fundamentals
@@ -34,6 +35,11 @@ from .session import Session
 from .simulator import Simulator
 from .table import Table
 from .version import __version__
+
+if _install.os.environ.get(_install._ENV) == "1":
+    # A process started by one that installed the alias (a worker): its
+    # pickles name pams.* classes.
+    install_as_pams()
 
 __all__ = [
     "Cancel",

@@ -151,7 +151,7 @@ class PyEvent final : public Base, public PythonEventCalls {
     if (!overrides_[kBeforeOrder]) return Base::hooked_before_order(sim, order);
     nb::gil_scoped_acquire gil;
     Call(kBeforeOrder, [&] {
-      nb::object obj = ToPythonAction(run_->classes, *run_->simulator, Action(order));
+      nb::object obj = ToPythonAction(*run_, Action(order));
       self_.attr("hooked_before_order")(run_->simulator_object, obj);
       // What the event changed (PAMS's events change the order in place).
       const Action changed = ToAction(run_->classes, obj, {});
@@ -167,7 +167,7 @@ class PyEvent final : public Base, public PythonEventCalls {
     nb::gil_scoped_acquire gil;
     Call(kBeforeCancel, [&] {
       self_.attr("hooked_before_cancel")(
-          run_->simulator_object, ToPythonAction(run_->classes, *run_->simulator, Action(cancel)));
+          run_->simulator_object, ToPythonAction(*run_, Action(cancel)));
     });
   }
   void hooked_after_cancel(Simulator& sim, const CancelLog& log) override {
@@ -235,7 +235,7 @@ class PyEvent final : public Base, public PythonEventCalls {
     Base::hooked_before_order(this->simulator(), order);
     // Into the Python order, which the hook may change further (and the
     // engine then reads).
-    nb::object changed = ToPythonAction(run_->classes, *run_->simulator, Action(order));
+    nb::object changed = ToPythonAction(*run_, Action(order));
     for (const char* field : {"is_buy", "kind", "volume", "price", "ttl"}) {
       nb::setattr(obj, field, changed.attr(field));
     }
@@ -291,38 +291,17 @@ class PyEvent final : public Base, public PythonEventCalls {
   // PAMS's EventHook(event, hook_type, is_before, time, specific_class,
   // specific_instance) as the engine's.
   EventHook ToHook(nb::handle h) {
-    EventHook hook;
     if (!h.attr("event").is(self_)) {
       throw SimulationError("event " + this->name() + ": hook_registration returned a hook of "
                             "another event");
     }
-    hook.event = this;
-    hook.hook_type = ToHookType(nb::cast<std::string>(h.attr("hook_type")), this->name());
-    hook.is_before = nb::cast<bool>(h.attr("is_before"));
-    nb::object time = h.attr("time");
-    if (!time.is_none()) hook.time = nb::cast<std::vector<int64_t>>(time);
-    nb::object instance = h.attr("specific_instance");
-    if (!instance.is_none()) hook.specific_instance = nb::cast<const Market*>(instance);
-    nb::object cls = h.attr("specific_class");
-    if (!cls.is_none()) {
-      // The engine's market classes: Market (every market) and IndexMarket.
-      nb::module_ package = nb::module_::import_("pams_cpp");
-      if (PyObject_IsSubclass(cls.ptr(), package.attr("IndexMarket").ptr()) == 1) {
-        hook.specific_class = &IsMarketOfClass<IndexMarket>;
-      } else if (PyObject_IsSubclass(cls.ptr(), package.attr("Market").ptr()) != 1) {
-        throw SimulationError("event " + this->name() + ": specific_class must be Market or "
-                              "IndexMarket");
-      }
-    }
-    return hook;
+    return ToEngineHook(h, this);
   }
 
   nb::object SessionObject(const Session& session) const {
     return OwnedBy(const_cast<Session*>(&session), run_->owner);
   }
-  nb::object MarketObject(const Market& market) const {
-    return run_->markets[nb::int_(market.market_id())];
-  }
+  nb::object MarketObject(const Market& market) const { return run_->MarketObject(market); }
 
   // Calls the Python hook `method` with (simulator, arg). REQUIRES: the
   // GIL is held.
@@ -451,7 +430,64 @@ nb::dict BuiltinState(const Event& e) {
   return d;
 }
 
+template <typename Base>
+std::unique_ptr<Event> MakeHandBuilt(EventInit init, std::shared_ptr<PythonEventClass> cls,
+                                     Overrides overrides, PythonRun* run, nb::handle self) {
+  auto event = std::make_unique<PyEvent<Base>>(std::move(init), cls, overrides, run);
+  event->AttachBorrowed(self);
+  return event;
+}
+
+using MakeBorrowed = std::unique_ptr<Event> (*)(EventInit, std::shared_ptr<PythonEventClass>,
+                                                Overrides, PythonRun*, nb::handle);
+
+MakeBorrowed HandBuiltMakerFor(const std::string& base) {
+  if (base == "Event") return &MakeHandBuilt<Event>;
+  if (base == "FundamentalPriceShock") return &MakeHandBuilt<FundamentalPriceShock>;
+  if (base == "PriceLimitRule") return &MakeHandBuilt<PriceLimitRule>;
+  if (base == "TradingHaltRule") return &MakeHandBuilt<TradingHaltRule>;
+  if (base == "OrderMistakeShock") return &MakeHandBuilt<OrderMistakeShock>;
+  return nullptr;
+}
+
 }  // namespace
+
+EventHook ToEngineHook(nb::handle h, Event* event) {
+  EventHook hook;
+  hook.event = event;
+  hook.hook_type = ToHookType(nb::cast<std::string>(h.attr("hook_type")), event->name());
+  hook.is_before = nb::cast<bool>(h.attr("is_before"));
+  nb::object time = h.attr("time");
+  if (!time.is_none()) hook.time = nb::cast<std::vector<int64_t>>(time);
+  nb::object instance = h.attr("specific_instance");
+  if (!instance.is_none()) hook.specific_instance = nb::cast<const Market*>(instance);
+  nb::object cls = h.attr("specific_class");
+  if (!cls.is_none()) {
+    // The engine's market classes: Market (every market) and IndexMarket.
+    nb::module_ package = nb::module_::import_("pams_cpp");
+    if (PyObject_IsSubclass(cls.ptr(), package.attr("IndexMarket").ptr()) == 1) {
+      hook.specific_class = &IsMarketOfClass<IndexMarket>;
+    } else if (PyObject_IsSubclass(cls.ptr(), package.attr("Market").ptr()) == 1) {
+      hook.specific_class = &IsMarketOfClass<Market>;
+    } else {
+      throw SimulationError("event " + event->name() + ": specific_class must be Market or "
+                            "IndexMarket");
+    }
+  }
+  return hook;
+}
+
+std::unique_ptr<Event> MakeHandBuiltEvent(EventInit init, std::shared_ptr<PythonEventClass> cls,
+                                          PythonRun* run, nb::handle self) {
+  const MakeBorrowed make = HandBuiltMakerFor(cls->base);
+  if (make == nullptr) {
+    throw nb::type_error(("class " + cls->name + " derives from " + cls->base +
+                          ", which pams_cpp cannot build events of")
+                             .c_str());
+  }
+  const Overrides overrides = ToOverrides(*cls);
+  return make(std::move(init), std::move(cls), overrides, run, self);
+}
 
 void RegisterPythonEvent(ClassRegistry* registry, PythonRun* run,
                          std::shared_ptr<PythonEventClass> cls) {

@@ -14,6 +14,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -101,6 +102,9 @@ class PyMarket final : public Base, public PythonMarketCalls {
     } else {
       return false;
     }
+    // Back to at least the current step's chunk (a list set in setup is
+    // shorter than the histories the market keeps).
+    this->reserve_steps(std::max<int64_t>(this->get_time() + 1, 1));
     return true;
   }
 
@@ -124,6 +128,12 @@ std::unique_ptr<Market> MakeMarket(MarketInit init, std::shared_ptr<PythonMarket
     StopWithPythonError(run, e, "creating market " + market->name() + " (" + cls->name + ")");
   }
   return market;
+}
+
+template <typename Base>
+std::unique_ptr<Market> MakeHandBuilt(MarketInit init, std::shared_ptr<PythonMarketClass> cls,
+                                      PythonRun* run) {
+  return std::make_unique<PyMarket<Base>>(std::move(init), std::move(cls), run);
 }
 
 PythonMarketCalls* PythonCallsOf(Market& market) {
@@ -156,6 +166,23 @@ void RegisterPythonMarket(ClassRegistry* registry, PythonRun* run,
   registry->add_market(name, [make, cls, run](MarketInit init) {
     return make(std::move(init), cls, run);
   });
+}
+
+nb::object NewHandBuiltMarket(MarketInit init, std::shared_ptr<PythonMarketClass> cls,
+                              PythonRun* run) {
+  const bool index = cls->base == "IndexMarket";
+  nb::handle type = cls->cls;
+  std::unique_ptr<Market> market = index ? MakeHandBuilt<IndexMarket>(std::move(init), cls, run)
+                                         : MakeHandBuilt<Market>(std::move(init), cls, run);
+  PythonPart* part = PythonCallsOf(*market);
+  // Python owns the engine market; the market refers back without a
+  // reference (see PythonPart::AttachBorrowed).
+  void* cpp = index ? static_cast<void*>(static_cast<IndexMarket*>(market.get()))
+                    : static_cast<void*>(market.get());
+  nb::object self = nb::inst_take_ownership(type, cpp);
+  market.release();
+  part->AttachBorrowed(self);
+  return self;
 }
 
 void BindPythonMarkets(nb::class_<Market>& market) {
