@@ -1348,8 +1348,54 @@ void BindHandBuiltMarkets(nb::module_& m) {
   BindSessionMethods();
 }
 
+// PAMS's log object `log` (pams_cpp.logs.base), handed to an engine logger
+// as the engine's log: what a program driving a simulation by hand writes
+// to the engine's loggers (MarketStepPrintLogger, the CSV loggers, ...).
+void FeedLogger(Logger& logger, nb::handle log) {
+  const std::string kind = nb::cast<std::string>(log.type().attr("__name__"));
+  auto simulator = [&]() -> Simulator& {
+    nb::handle sim = log.attr("simulator");
+    nb::object core = nb::getattr(sim, "_core", nb::none());
+    if (core.is_none()) Raise(PyExc_TypeError, "the log's simulator is no pams_cpp Simulator");
+    return nb::cast<Simulator&>(core);
+  };
+  auto session = [&]() -> const Session& { return nb::cast<const Session&>(log.attr("session")); };
+  if (kind == "MarketStepBeginLog") {
+    logger.process_market_step_begin_log(
+        MarketStepBeginLog{session(), MarketArg(log.attr("market")), simulator()});
+  } else if (kind == "MarketStepEndLog") {
+    logger.process_market_step_end_log(
+        MarketStepEndLog{session(), MarketArg(log.attr("market")), simulator()});
+  } else if (kind == "SessionBeginLog") {
+    logger.process_session_begin_log(SessionBeginLog{session(), simulator()});
+  } else if (kind == "SessionEndLog") {
+    logger.process_session_end_log(SessionEndLog{session(), simulator()});
+  } else if (kind == "SimulationBeginLog") {
+    logger.process_simulation_begin_log(SimulationBeginLog{simulator()});
+  } else if (kind == "SimulationEndLog") {
+    logger.process_simulation_end_log(SimulationEndLog{simulator()});
+  } else if (kind == "OrderLog") {
+    logger.process_order_log(ToOrderLog(log));
+  } else if (kind == "CancelLog") {
+    logger.process_cancel_log(ToCancelLog(log));
+  } else if (kind == "ExecutionLog") {
+    logger.process_execution_log(ToExecutionLog(log));
+  } else if (kind == "ExpirationLog") {
+    logger.process_expiration_log(ExpirationLog{
+        nb::cast<int64_t>(log.attr("order_id")), nb::cast<int>(log.attr("market_id")),
+        nb::cast<int64_t>(log.attr("time")), nb::cast<int64_t>(log.attr("order_time")),
+        nb::cast<int>(log.attr("agent_id")), nb::cast<bool>(log.attr("is_buy")),
+        KindOf(log.attr("kind")), nb::cast<int64_t>(log.attr("volume")),
+        OptionalDouble(log.attr("price")), OptionalInt(log.attr("ttl"))});
+  } else {
+    Raise(PyExc_NotImplementedError, "no engine log is a " + kind);
+  }
+}
+
 void BindHandBuiltSimulation(nb::module_& m) {
   BindContext(m);
+  m.def("_feed_logger", &FeedLogger, nb::arg("logger"), nb::arg("log"));
+  m.def("_flush_logger", [](Logger& logger) { logger.flush(); }, nb::arg("logger"));
   nb::handle sim = nb::type<Simulator>();
   // PAMS's markets_group_name2market and agents_group_name2agent: the
   // group an object was added with ("" for none).

@@ -158,23 +158,65 @@ nb::list BatchObjects(std::span<const Runner::Batch> batches, PythonRun& run) {
 void FillBatches(Runner& runner, PythonRun& run, nb::handle local_orders) {
   std::vector<nb::object> lists;
   for (nb::handle list : local_orders) lists.push_back(nb::borrow(list));
+  std::vector<std::vector<nb::handle>> all(lists.size());
+  for (size_t b = 0; b < lists.size(); ++b) {
+    for (nb::handle a : lists[b]) all[b].push_back(a);
+  }
   std::span<Runner::Batch> batches = runner.reset_batches(lists.size());
   run.mirror.ForgetAll();
-  for (size_t b = 0; b < lists.size(); ++b) {
-    std::vector<nb::handle> objects;
-    for (nb::handle a : lists[b]) objects.push_back(a);
-    Runner::Batch& batch = batches[b];
-    for (size_t i = 0; i < objects.size(); ++i) {
-      nb::handle a = objects[i];
+  // A cancel of an order in another list (PAMS processes the lists in
+  // shuffled order: the order must come first) names it by position.
+  auto find_elsewhere = [&](nb::handle order, size_t own, Cancel* cancel) {
+    for (size_t b = 0; b < all.size(); ++b) {
+      if (b == own) continue;
+      for (size_t i = 0; i < all[b].size(); ++i) {
+        if (all[b][i].is(order)) {
+          cancel->other_batch = static_cast<int32_t>(b);
+          cancel->same_batch_order = static_cast<int32_t>(i);
+          return true;
+        }
+      }
+    }
+    return false;
+  };
+  // What is neither an Order nor a Cancel first (PAMS raises
+  // NotImplementedError for it, whichever list it is in).
+  for (const auto& objects : all) {
+    for (nb::handle a : objects) {
       if (!nb::isinstance(a, run.classes.order) && !nb::isinstance(a, run.classes.cancel)) {
-        run.mirror.ForgetAll();
         Raise(PyExc_NotImplementedError,
               std::string("an order list holds something that is neither an Order nor a "
                           "Cancel: ") +
                   nb::str(nb::repr(a)).c_str());
       }
-      batch.actions.push_back(
-          ToAction(run.classes, a, std::span<const nb::handle>(objects.data(), i)));
+    }
+  }
+  for (size_t b = 0; b < lists.size(); ++b) {
+    const std::vector<nb::handle>& objects = all[b];
+    Runner::Batch& batch = batches[b];
+    for (size_t i = 0; i < objects.size(); ++i) {
+      nb::handle a = objects[i];
+      if (nb::isinstance(a, run.classes.cancel)) {
+        nb::object order = a.attr("order");
+        bool in_own = false;
+        for (size_t k = 0; k < i; ++k) in_own = in_own || objects[k].is(order);
+        Cancel cancel;
+        if (!in_own && nb::isinstance(order, run.classes.order) &&
+            order.attr("order_id").is_none() && find_elsewhere(order, b, &cancel)) {
+          cancel.order = std::get<Order>(ToAction(run.classes, order, {}));
+          batch.actions.push_back(cancel);
+          if (batch.agent == nullptr) batch.agent = runner.simulator().find_agent(cancel.agent_id());
+          continue;
+        }
+      }
+      try {
+        batch.actions.push_back(
+            ToAction(run.classes, a, std::span<const nb::handle>(objects.data(), i)));
+      } catch (const SimulationError& e) {
+        // An order submitted before, a cancel of an unknown order: PAMS's
+        // market refuses them with a ValueError.
+        Raise(PyExc_ValueError, e.what());
+      }
       if (batch.agent == nullptr) {
         const int id = ActionAgentId(batch.actions.back());
         batch.agent = runner.simulator().find_agent(id);

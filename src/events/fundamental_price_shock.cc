@@ -73,6 +73,15 @@ std::vector<EventHook> FundamentalPriceShock::hook_registration() {
 
 void FundamentalPriceShock::hooked_before_step_for_market(Simulator&,
                                                           Market& market) {
+  const int64_t t = market.get_time();
+  if (t < trigger_time_ || t - trigger_time_ >= shock_time_length_) {
+    throw AssertionFailure("event " + name() + ": called at step " + std::to_string(t) +
+                           ", outside its shock");
+  }
+  if (&market != target_market_) {
+    throw AssertionFailure("event " + name() + ": called for market " + market.name() +
+                           ", not its target");
+  }
   market.change_fundamental_price(1 + price_change_rate_);
 }
 

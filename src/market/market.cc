@@ -85,18 +85,19 @@ void Market::setup(const Settings& settings) {
 // --- History getters ---
 
 void Market::FailTime(int64_t t) const {
+  // PAMS asserts here (AssertionError).
   if (t < 0) {
-    throw SimulationError("market " + name_ + ": cannot read step " +
-                          std::to_string(t) + ", a negative step");
+    throw AssertionFailure("market " + name_ + ": cannot read step " +
+                           std::to_string(t) + ", a negative step");
   }
-  throw SimulationError("market " + name_ + ": cannot read step " +
-                        std::to_string(t) + ", a future step (now " +
-                        std::to_string(time_) + ")");
+  throw AssertionFailure("market " + name_ + ": cannot read step " +
+                         std::to_string(t) + ", a future step (now " +
+                         std::to_string(time_) + ")");
 }
 
 void Market::FailNone(int64_t t, const char* what) const {
-  throw SimulationError("market " + name_ + " has no " + what + " at step " +
-                        std::to_string(t));
+  throw AssertionFailure("market " + name_ + " has no " + what + " at step " +
+                         std::to_string(t));
 }
 
 double Market::get_vwap(int64_t t) const {

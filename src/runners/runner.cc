@@ -829,6 +829,18 @@ void Runner::ValidateActions(const Session& session, const Batch& batch) const {
     }
     if (const auto* cancel = std::get_if<Cancel>(&action)) {
       const int32_t earlier = cancel->same_batch_order;
+      if (cancel->other_batch >= 0) {
+        const int32_t b = cancel->other_batch;
+        const std::vector<Action>* actions =
+            static_cast<size_t>(b) < n_batches_ ? &batches_[b].actions : nullptr;
+        if (actions == nullptr || earlier < 0 || static_cast<size_t>(earlier) >= actions->size() ||
+            !std::holds_alternative<Order>((*actions)[earlier]) ||
+            std::get<Order>((*actions)[earlier]).market_id != o.market_id) {
+          fail("a cancel's other_batch and same_batch_order must name an order of the same "
+               "market");
+        }
+        continue;
+      }
       if (earlier != -1 &&
           (earlier < 0 || static_cast<size_t>(earlier) >= i ||
            !std::holds_alternative<Order>(batch.actions[earlier]) ||
@@ -911,7 +923,21 @@ void Runner::ProcessOrder(Session& session, std::vector<Action>& batch, size_t i
     Cancel& cancel = std::get<Cancel>(action);
     market = &sim.market(cancel.market_id());
     bool placed_this_step = false;
-    if (cancel.same_batch_order >= 0) {
+    if (cancel.other_batch >= 0) {
+      // An order of another batch handed back by a program: placed before
+      // this cancel, or the cancel is refused (PAMS: not submitted before).
+      const Order& other =
+          std::get<Order>(batches_[cancel.other_batch].actions[cancel.same_batch_order]);
+      if (!other.is_placed()) {
+        throw InvalidOrderError("the order to cancel is not placed yet (its batch comes "
+                                "later in this step)",
+                                InvalidOrderError::Reason::kInvalidField);
+      }
+      cancel.order = other;
+      cancel.same_batch_order = -1;
+      cancel.other_batch = -1;
+      placed_this_step = true;
+    } else if (cancel.same_batch_order >= 0) {
       // Placed by now (ValidateActions checked the index).
       cancel.order = std::get<Order>(batch[cancel.same_batch_order]);
       cancel.same_batch_order = -1;

@@ -189,8 +189,20 @@ class Logger:
         self.process(logs=self.pending_logs)
         self.pending_logs = []
 
+    # Whether the logs written to this logger go to its engine logger (the
+    # engine's loggers: what a program driving a simulation by hand writes).
+    _feeds_engine = False
+
     def process(self, logs: List[Log]) -> None:
-        """Hands each log to its process_*_log method."""
+        """Hands each log to its process_*_log method (an engine logger's
+        to the engine)."""
+        if self._feeds_engine:
+            from .. import _core
+
+            engine = self._engine_logger()
+            for log in logs:
+                _core._feed_logger(engine, log)
+            return
         for log in logs:
             method = _PROCESS.get(type(log))
             if method is None:

@@ -29,6 +29,13 @@ class MarketStepPrintLogger(Logger):
         super().__init__()
         self._engine = _core.StdoutStepPrinter()
 
+    _feeds_engine = True
+
+    def process(self, logs) -> None:
+        """Prints the market step end logs among logs."""
+        super().process(logs)
+        _core._flush_logger(self._engine)
+
     def _engine_logger(self):
         if overrides_logging(type(self), MarketStepPrintLogger):
             raise NotImplementedError(
