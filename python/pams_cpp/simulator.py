@@ -86,6 +86,7 @@ class Simulator:
         # context through it (their _owner).
         self._core._context = context
         self._sizes = None
+        self._markets_handed = False
         self._lists: Dict[str, object] = {}
         self._kept: List[object] = []  # objects built by hand, kept alive
         self._hook_objects: Dict[int, EventHook] = {}
@@ -109,6 +110,7 @@ class Simulator:
         sizes = (self._core.sizes, self._context.event_hook_count())
         if sizes != self._sizes:
             self._sizes = sizes
+            self._markets_handed = False
             old_agents = self._lists.get("agents")
             old_events = self._lists.get("events")
             self._lists = {}
@@ -121,16 +123,17 @@ class Simulator:
             self._lists[name] = make()
         return self._lists[name]
 
-    def _changed(self) -> None:
-        # What the engine hands Python agents as their markets.
-        self._context.set_python_objects(self.markets, self)
-
     # --- PAMS's attributes
 
     @property
     def markets(self) -> List:
         """The markets, in the order they were added."""
-        return self._cached("markets", lambda: self._core.markets)
+        markets = self._cached("markets", lambda: self._core.markets)
+        if not self._markets_handed:
+            # What the engine hands Python agents as their markets.
+            self._markets_handed = True
+            self._context.set_python_objects(markets, self)
+        return markets
 
     @property
     def sessions(self) -> List:
@@ -384,7 +387,7 @@ class Simulator:
             raise ValueError(f"market name {market.name} is duplicate")
         self._context.add_market(market, group_name or "")
         self._kept.append(market)
-        self._changed()
+        self.markets  # noqa: B018  (hands the engine the new list)
 
     def _add_agent(self, agent, group_name: Optional[str] = None) -> None:
         """Adds an agent.

@@ -100,6 +100,35 @@ Overrides ToOverrides(const PythonEventClass& cls) {
   return out;
 }
 
+// PAMS's EventHook objects of `hooks`, whose event is the Python object
+// `event`; market_object gives a market's Python object.
+template <typename MarketObjectOf>
+nb::list PythonHooks(const std::vector<EventHook>& hooks, nb::handle event,
+                     MarketObjectOf market_object) {
+  nb::object hook_class = nb::module_::import_("pams_cpp.events").attr("EventHook");
+  nb::module_ package = nb::module_::import_("pams_cpp");
+  nb::list out;
+  for (const EventHook& hook : hooks) {
+    nb::object time = nb::none();
+    if (hook.time) time = nb::cast(*hook.time);
+    nb::object instance = nb::none();
+    if (hook.specific_instance != nullptr) instance = market_object(*hook.specific_instance);
+    nb::object cls = nb::none();
+    if (hook.specific_class == &IsMarketOfClass<IndexMarket>) {
+      cls = package.attr("IndexMarket");
+    } else if (hook.specific_class != nullptr) {
+      cls = package.attr("Market");
+    }
+    static const char* const kTypes[] = {"order", "cancel", "execution", "session", "market"};
+    out.append(hook_class(nb::arg("event") = event,
+                          nb::arg("hook_type") = kTypes[static_cast<int>(hook.hook_type)],
+                          nb::arg("is_before") = hook.is_before, nb::arg("time") = time,
+                          nb::arg("specific_class") = cls,
+                          nb::arg("specific_instance") = instance));
+  }
+  return out;
+}
+
 // What Python's super() calls: the built-in class's own methods.
 class PythonEventCalls : public PythonPart {
  public:
@@ -206,28 +235,8 @@ class PyEvent final : public Base, public PythonEventCalls {
   }
 
   nb::list BaseHookRegistration() override {
-    nb::object hook_class = nb::module_::import_("pams_cpp.events").attr("EventHook");
-    nb::module_ package = nb::module_::import_("pams_cpp");
-    nb::list out;
-    for (const EventHook& hook : CallBaseHookRegistration()) {
-      nb::object time = nb::none();
-      if (hook.time) time = nb::cast(*hook.time);
-      nb::object instance = nb::none();
-      if (hook.specific_instance != nullptr) instance = MarketObject(*hook.specific_instance);
-      nb::object cls = nb::none();
-      if (hook.specific_class == &IsMarketOfClass<IndexMarket>) {
-        cls = package.attr("IndexMarket");
-      } else if (hook.specific_class != nullptr) {
-        cls = package.attr("Market");
-      }
-      static const char* const kTypes[] = {"order", "cancel", "execution", "session", "market"};
-      out.append(hook_class(nb::arg("event") = self_,
-                            nb::arg("hook_type") = kTypes[static_cast<int>(hook.hook_type)],
-                            nb::arg("is_before") = hook.is_before, nb::arg("time") = time,
-                            nb::arg("specific_class") = cls,
-                            nb::arg("specific_instance") = instance));
-    }
-    return out;
+    return PythonHooks(CallBaseHookRegistration(), self_,
+                       [this](const Market& m) { return MarketObject(m); });
   }
 
   void BaseBeforeOrder(nb::handle obj) override {
@@ -534,10 +543,33 @@ void BindEvents(nb::module_& m) {
            nb::arg("price").none(), nb::arg("market"))
       // The built-in class's own methods (Python's super()).
       .def("_base_setup",
-           [](Event& e, nb::handle settings) { PythonCallsOf(e).BaseSetup(settings); },
+           [](Event& e, nb::handle settings) {
+             if (dynamic_cast<PythonEventCalls*>(&e) == nullptr) {
+               // A runner's event of a built-in class, set up by a program
+               // running the runner's pending setups itself.
+               const Json json = ToJson(settings, e.name());
+               e.setup(Settings(json, e.name()));
+               return;
+             }
+             PythonCallsOf(e).BaseSetup(settings);
+           },
            nb::arg("settings"))
       .def("_base_hook_registration",
-           [](Event& e) { return PythonCallsOf(e).BaseHookRegistration(); })
+           [](nb::handle self, nb::handle event_object) {
+             Event& e = nb::cast<Event&>(self);
+             if (dynamic_cast<PythonEventCalls*>(&e) == nullptr) {
+               // The same for its hooks: those of the engine's event, with
+               // its Python object (event_object) as their event.
+               return PythonHooks(e.hook_registration(), event_object, [&](const Market& m) {
+                 nb::object found = nb::find(&m);
+                 return found.is_valid() && !found.is_none()
+                            ? found
+                            : OwnedBy(const_cast<Market*>(&m), self);
+               });
+             }
+             return PythonCallsOf(e).BaseHookRegistration();
+           },
+           nb::arg("event_object").none() = nb::none())
       .def("_base_hooked_before_order",
            [](Event& e, nb::handle order) { PythonCallsOf(e).BaseBeforeOrder(order); },
            nb::arg("order"))

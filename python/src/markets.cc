@@ -102,9 +102,10 @@ class PyMarket final : public Base, public PythonMarketCalls {
     } else {
       return false;
     }
-    // Back to at least the current step's chunk (a list set in setup is
-    // shorter than the histories the market keeps).
-    this->reserve_steps(std::max<int64_t>(this->get_time() + 1, 1));
+    // Once steps have begun, back to at least the current step's chunk (a
+    // list set later is shorter than the histories the market keeps);
+    // before, the list stays as set, as PAMS's does until the first step.
+    if (this->get_time() >= 0) this->reserve_steps(this->get_time() + 1);
     return true;
   }
 
@@ -191,7 +192,11 @@ void BindPythonMarkets(nb::class_<Market>& market) {
       [](Market& m, nb::handle settings, nb::args, nb::kwargs) {
         PythonMarketCalls* p = PythonCallsOf(m);
         if (p == nullptr) {
-          throw SimulationError("market " + m.name() + " is set up by the engine");
+          // A runner's market of a built-in class, set up by a program
+          // running the runner's pending setups itself.
+          const Json json = ToJson(settings, m.name());
+          m.setup(Settings(json, m.name()));
+          return;
         }
         p->BaseSetup(settings);
       },

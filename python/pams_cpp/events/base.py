@@ -198,7 +198,7 @@ class BuiltinEvent(EventABC):
 
     def hook_registration(self) -> List[EventHook]:
         """The hooks of the built-in class (EventHooks of this event)."""
-        return self._engine._base_hook_registration()
+        return self._engine._base_hook_registration(self)
 
     def _state(self, key: str) -> Any:
         return self._engine._state[key]

@@ -7,7 +7,10 @@ OrderLog, CancelLog and ExecutionLog in their callbacks.
 from typing import List
 from typing import Optional
 
+from .. import _core
 from ..order import OrderKind  # noqa: F401  (PAMS's logs.base has it too)
+
+_feed_logger = _core._feed_logger
 
 
 class Log:
@@ -197,11 +200,9 @@ class Logger:
         """Hands each log to its process_*_log method (an engine logger's
         to the engine)."""
         if self._feeds_engine:
-            from .. import _core
-
             engine = self._engine_logger()
             for log in logs:
-                _core._feed_logger(engine, log)
+                _feed_logger(engine, log)
             return
         for log in logs:
             method = _PROCESS.get(type(log))
@@ -272,10 +273,12 @@ LOG_KINDS = {
 }
 
 
+_LOGGING_NAMES = tuple(sorted({name for names in LOG_KINDS.values() for name in names}))
+
+
 def overrides_logging(cls: type, base: type) -> bool:
     """Whether cls overrides a method of base that processes logs."""
-    names = {name for names in LOG_KINDS.values() for name in names}
-    return any(getattr(cls, name) is not getattr(base, name) for name in names)
+    return any(getattr(cls, name) is not getattr(base, name) for name in _LOGGING_NAMES)
 
 
 

@@ -44,6 +44,18 @@ class MarketStepPrintLogger(Logger):
         return self._engine
 
 
+_OWN_WAY = {}
+
+
+def _processes_own_way(cls) -> bool:
+    """Whether a MarketStepSaver class overrides how logs are processed
+    (once per class)."""
+    own = _OWN_WAY.get(cls)
+    if own is None:
+        own = _OWN_WAY[cls] = overrides_logging(cls, MarketStepSaver)
+    return own
+
+
 class MarketStepSaver(Logger):
     """Keeps, for every market and step, PAMS's dict of the market's values."""
 
@@ -54,7 +66,13 @@ class MarketStepSaver(Logger):
 
     def _engine_logger(self):
         # A subclass that processes logs its own way is a Python logger.
-        return None if overrides_logging(type(self), MarketStepSaver) else self._engine
+        return None if _processes_own_way(type(self)) else self._engine
+
+    @property
+    def _feeds_engine(self) -> bool:
+        # Logs written to it (a simulation driven by hand) go to the engine's
+        # saver, unless a subclass processes them its own way.
+        return not _processes_own_way(type(self))
 
     @property
     def market_step_logs(self) -> List[Dict]:

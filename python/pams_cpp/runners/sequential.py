@@ -142,7 +142,11 @@ class SequentialRunner(Runner):
     # --- helpers
 
     def _step(self, step, *args):
-        self._core.set_python_objects(self.simulator.markets, self.simulator)
+        # Reading the markets hands the engine the simulator's current list
+        # (Simulator.markets), which Python agents get as `markets`.
+        self.simulator.markets  # noqa: B018
+        if self._prng_is_engine:
+            return step(self._core, *args)
         self._take_prng()
         try:
             return step(self._core, *args)
@@ -173,8 +177,14 @@ def _event_hook_setup(_event) -> None:
         _event.simulator._add_event(hook)
 
 
+_event_hook_setup.__name__ = "event_hook_setup"  # PAMS's name for it
+
+
 _SUBMIT_METHODS = ("submit_orders", "submit_orders_by_market")
 _ORIGINAL_METHODS: Dict[type, Dict[str, Any]] = {}
+# (class __dict__, name, original) of each built-in agent method: checked
+# at every step, so kept flat.
+_CHECKS: List[Tuple[Any, str, Any]] = []
 
 
 def _builtin_agent_classes():
@@ -191,15 +201,16 @@ def _builtin_agent_classes():
 def _remember_methods() -> None:
     for cls in _builtin_agent_classes():
         _ORIGINAL_METHODS[cls] = {m: vars(cls).get(m) for m in _SUBMIT_METHODS}
+        for m in _SUBMIT_METHODS:
+            _CHECKS.append((vars(cls), m, vars(cls).get(m)))
 
 
 def _replaced_builtin_methods() -> bool:
     """Whether a built-in agent class's submit_orders was replaced at run
     time (a few identity checks a step)."""
-    for cls, methods in _ORIGINAL_METHODS.items():
-        for name, original in methods.items():
-            if vars(cls).get(name) is not original:
-                return True
+    for namespace, name, original in _CHECKS:
+        if namespace.get(name) is not original:
+            return True
     return False
 
 
