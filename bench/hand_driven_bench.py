@@ -29,11 +29,15 @@ from pams_cpp.runners import SequentialRunner
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def drive_by_hand(runner, logger) -> None:
+def drive_by_hand(runner, logger, fused=False) -> None:
     """PAMS's SequentialRunner._setup and _run, written out with the steps
-    PAMS's runner and pamsenvs call."""
+    PAMS's runner and pamsenvs call (logger None: no logs; fused: one
+    _update_markets call per step instead of _collect_orders_from_normal_agents
+    and _handle_orders)."""
     runner._setup()
     sim = runner.simulator
+    if logger is None:
+        logger = _NoLogger()
     SimulationBeginLog(simulator=sim).read_and_write(logger=logger)
     logger._process()
     sim._update_times_on_markets(sim.markets)
@@ -48,14 +52,19 @@ def drive_by_hand(runner, logger) -> None:
         for _ in range(session.iteration_steps):
             for market in markets:
                 sim._trigger_event_before_step_for_market(market=market)
-                MarketStepBeginLog(session=session, market=market,
-                                   simulator=sim).read_and_write_with_direct_process(logger=logger)
+                if logger.logs:
+                    MarketStepBeginLog(session=session, market=market, simulator=sim
+                                       ).read_and_write_with_direct_process(logger=logger)
             if session.with_order_placement:
-                local_orders = runner._collect_orders_from_normal_agents(session=session)
-                runner._handle_orders(session=session, local_orders=local_orders)
+                if fused:
+                    runner._update_markets(session=session)
+                else:
+                    local_orders = runner._collect_orders_from_normal_agents(session=session)
+                    runner._handle_orders(session=session, local_orders=local_orders)
             for market in markets:
-                MarketStepEndLog(session=session, market=market,
-                                 simulator=sim).read_and_write_with_direct_process(logger=logger)
+                if logger.logs:
+                    MarketStepEndLog(session=session, market=market, simulator=sim
+                                     ).read_and_write_with_direct_process(logger=logger)
                 sim._trigger_event_after_step_for_market(market=market)
             sim._update_times_on_markets(markets)
         sim._trigger_event_after_session(session=session)
@@ -65,16 +74,35 @@ def drive_by_hand(runner, logger) -> None:
     logger._process()
 
 
-def run_once(config: str, seed: int, by_hand: bool):
-    saver = MarketStepSaver()
+class _NoLogger:
+    """What the loop writes to when there is no logger: nothing."""
+
+    logs = False
+
+    def _process(self) -> None:
+        pass
+
+    def write(self, log) -> None:
+        pass
+
+
+MarketStepSaver.logs = True  # the loop writes the market step logs to it
+
+
+def run_once(config: str, seed: int, by_hand: bool, with_logger: bool = True,
+             fused: bool = False):
+    saver = MarketStepSaver() if with_logger else None
     runner = SequentialRunner(settings=config, prng=random.Random(seed), logger=saver)
     start = time.process_time()
     if by_hand:
-        drive_by_hand(runner, saver)
+        drive_by_hand(runner, saver, fused)
     else:
         runner._setup()
         runner._run()
-    return time.process_time() - start, saver.market_step_logs
+    elapsed = time.process_time() - start
+    markets = runner.simulator.markets
+    return elapsed, (saver.market_step_logs if saver else
+                     [m.get_market_prices() for m in markets])
 
 
 def call_costs(config: str) -> dict:
@@ -118,20 +146,27 @@ def main() -> None:
     p.add_argument("--repeats", type=int, default=7)
     p.add_argument("--config", default=os.path.join(ROOT, "samples", "CI2002", "config.json"))
     args = p.parse_args()
-    runner_times, hand_times = [], []
-    for i in range(args.repeats):
-        t_runner, logs_runner = run_once(args.config, i + 1, by_hand=False)
-        t_hand, logs_hand = run_once(args.config, i + 1, by_hand=True)
-        if logs_runner != logs_hand:
-            raise SystemExit(f"seed {i + 1}: the hand-driven loop's logs differ from the runner's")
-        runner_times.append(t_runner)
-        hand_times.append(t_hand)
-    r, h = statistics.median(runner_times), statistics.median(hand_times)
-    ratio = statistics.median(b / a for a, b in zip(runner_times, hand_times))
+    variants = [
+        ("PAMS's loop with a MarketStepSaver", True, False),
+        ("the same loop without a logger", False, False),
+        ("without a logger, _update_markets per step", False, True),
+    ]
     print(f"{os.path.relpath(args.config, ROOT)}, setup included, CPU time, medians of "
-          f"{args.repeats} paired runs (same logs):")
-    print(f"  runner (_setup + _run):   {r * 1e3:7.2f} ms")
-    print(f"  driven by hand:           {h * 1e3:7.2f} ms   ({ratio:.2f}x the runner's)")
+          f"{args.repeats} paired runs (same results):")
+    for label, with_logger, fused in variants:
+        runner_times, hand_times = [], []
+        for i in range(args.repeats):
+            t_runner, logs_runner = run_once(args.config, i + 1, False, with_logger)
+            t_hand, logs_hand = run_once(args.config, i + 1, True, with_logger, fused)
+            if logs_runner != logs_hand:
+                raise SystemExit(f"seed {i + 1}: the hand-driven loop differs from the runner")
+            runner_times.append(t_runner)
+            hand_times.append(t_hand)
+        r, h = statistics.median(runner_times), statistics.median(hand_times)
+        ratio = statistics.median(b / a for a, b in zip(runner_times, hand_times))
+        print(f"  {label}:")
+        print(f"    runner (_setup + _run) {r * 1e3:6.2f} ms, by hand {h * 1e3:6.2f} ms: "
+              f"{ratio:.2f}x")
     print("where the hand-driven loop's time goes (per call, us):")
     for name, us in call_costs(args.config).items():
         print(f"  {us:6.2f}  {name}")

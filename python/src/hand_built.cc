@@ -1192,6 +1192,18 @@ void BindContext(nb::module_& m) {
       .def(
           "update_times_on_markets",
           [](SimulationContext& c, nb::handle markets) {
+            Simulator& sim = c.simulator();
+            bool all_in_step = markets.is(c.run().markets) &&
+                               nb::len(markets) == sim.market_objects().size();
+            for (const auto& m : sim.market_objects()) {
+              all_in_step = all_in_step && m->get_time() == sim.time();
+            }
+            if (all_in_step) {
+              // The simulator's own list (what a loop driven by hand
+              // passes every step): every market, as the runner moves them.
+              c.Engine([&] { c.simulator().update_times_on_markets(); });
+              return;
+            }
             std::vector<Market*> list;
             for (nb::handle market : markets) list.push_back(&MarketArg(market));
             c.Engine([&] { c.simulator().update_times_on_markets(list); });

@@ -200,7 +200,7 @@ class Logger:
         """Hands each log to its process_*_log method (an engine logger's
         to the engine)."""
         if self._feeds_engine:
-            engine = self._engine_logger()
+            engine = self._engine
             for log in logs:
                 _feed_logger(engine, log)
             return

@@ -64,15 +64,17 @@ class MarketStepSaver(Logger):
         self._engine = _core.MarketStepSaver()
         self._logs: List[Dict] = []
 
+    # Logs written to it (a simulation driven by hand) go to the engine's
+    # saver, unless a subclass processes them its own way.
+    _feeds_engine = True
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._feeds_engine = not _processes_own_way(cls)
+
     def _engine_logger(self):
         # A subclass that processes logs its own way is a Python logger.
         return None if _processes_own_way(type(self)) else self._engine
-
-    @property
-    def _feeds_engine(self) -> bool:
-        # Logs written to it (a simulation driven by hand) go to the engine's
-        # saver, unless a subclass processes them its own way.
-        return not _processes_own_way(type(self))
 
     @property
     def market_step_logs(self) -> List[Dict]:

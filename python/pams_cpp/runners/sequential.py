@@ -35,6 +35,7 @@ class SequentialRunner(Runner):
         """Creates the markets of these config groups (their setups wait in
         _pending_setups)."""
         self._step(_core._runner_generate_markets, list(market_type_names))
+        self.simulator.markets  # noqa: B018  (hands the engine the new list)
 
     def _set_fundamental_correlation(self) -> None:
         """Reads simulation.fundamentalCorrelations.
@@ -141,10 +142,32 @@ class SequentialRunner(Runner):
 
     # --- helpers
 
-    def _step(self, step, *args):
-        # Reading the markets hands the engine the simulator's current list
+    def _method_checks(self):
+        """The (class __dict__, name, original) checks of the built-in
+        agent classes this simulation's agents inherit from (found once per
+        set of agents: a step then makes a few identity checks)."""
+        sizes = self.simulator._core.sizes
+        cached = vars(self).get("_checks_for")
+        if cached is not None and cached[0] == sizes:
+            return cached[1]
+        classes = set()
+        for engine_agent in self.simulator._core.agents:
+            obj = engine_agent.python_object
+            cls = type(obj) if obj is not None else _builtin_class(engine_agent.class_name)
+            if cls is not None:
+                classes.update(cls.__mro__)
+        checks = [c for c in _CHECKS if any(c[0] is vars(k) for k in classes)] \
+            if classes else list(_CHECKS)
+        self._checks_for = (sizes, checks)
+        return checks
+
+    def _setup(self) -> None:
+        super()._setup()
+        # Reading the markets hands the engine the simulator's list
         # (Simulator.markets), which Python agents get as `markets`.
         self.simulator.markets  # noqa: B018
+
+    def _step(self, step, *args):
         if self._prng_is_engine:
             return step(self._core, *args)
         self._take_prng()
@@ -158,7 +181,8 @@ class SequentialRunner(Runner):
         submit_orders a program put in place of a built-in class's at run
         time (as PAMS's tests do with unittest.mock.patch); None when there
         is none (then the engine asks every agent itself)."""
-        if not _replaced_builtin_methods():
+        checks = self._method_checks()
+        if not any(namespace.get(name) is not original for namespace, name, original in checks):
             return None
         simulator = self.simulator
 
@@ -198,6 +222,13 @@ def _builtin_agent_classes():
     return out
 
 
+def _builtin_class(name: str):
+    from .. import agents
+
+    cls = getattr(agents, name, None)
+    return cls if isinstance(cls, type) else None
+
+
 def _remember_methods() -> None:
     for cls in _builtin_agent_classes():
         _ORIGINAL_METHODS[cls] = {m: vars(cls).get(m) for m in _SUBMIT_METHODS}
@@ -208,10 +239,7 @@ def _remember_methods() -> None:
 def _replaced_builtin_methods() -> bool:
     """Whether a built-in agent class's submit_orders was replaced at run
     time (a few identity checks a step)."""
-    for namespace, name, original in _CHECKS:
-        if namespace.get(name) is not original:
-            return True
-    return False
+    return any(namespace.get(name) is not original for namespace, name, original in _CHECKS)
 
 
 def _uses_replaced_method(cls: type) -> bool:
