@@ -26,6 +26,7 @@
 #include "agents.h"
 #include "bindings.h"
 #include "events.h"
+#include "hand_built.h"
 #include "pams/config/settings.h"
 #include "pams/errors.h"
 #include "pams/events/event.h"
@@ -139,7 +140,9 @@ class PythonEventCalls : public PythonPart {
   virtual void BaseBeforeCancel(nb::handle cancel) = 0;
   // The log the running hook got. REQUIRES: called from that hook (else
   // SimulationError).
-  virtual void BaseAfterLog(Method method) = 0;
+  // log: the engine's copy of the log the Python method got; nullptr: the
+  // log of the hook running now.
+  virtual void BaseAfterLog(Method method, const void* log) = 0;
   virtual void BaseSession(Method method, const Session& session) = 0;
   virtual void BaseStep(Method method, Market& market) = 0;
 };
@@ -255,19 +258,20 @@ class PyEvent final : public Base, public PythonEventCalls {
     Base::hooked_before_cancel(this->simulator(), cancel);
   }
 
-  void BaseAfterLog(Method method) override {
-    if (running_ != method || current_log_ == nullptr) {
+  void BaseAfterLog(Method method, const void* log) override {
+    if (log == nullptr) log = running_ == method ? current_log_ : nullptr;
+    if (log == nullptr) {
       throw SimulationError(std::string("event ") + this->name() + ": super()." +
                             kMethodNames[method] + "() must be called from " +
                             kMethodNames[method] + " with the log it got");
     }
     Simulator& sim = this->simulator();
     if (method == kAfterOrder) {
-      Base::hooked_after_order(sim, *static_cast<const OrderLog*>(current_log_));
+      Base::hooked_after_order(sim, *static_cast<const OrderLog*>(log));
     } else if (method == kAfterCancel) {
-      Base::hooked_after_cancel(sim, *static_cast<const CancelLog*>(current_log_));
+      Base::hooked_after_cancel(sim, *static_cast<const CancelLog*>(log));
     } else {
-      Base::hooked_after_execution(sim, *static_cast<const ExecutionLog*>(current_log_));
+      Base::hooked_after_execution(sim, *static_cast<const ExecutionLog*>(log));
     }
   }
 
@@ -576,11 +580,29 @@ void BindEvents(nb::module_& m) {
       .def("_base_hooked_before_cancel",
            [](Event& e, nb::handle cancel) { PythonCallsOf(e).BaseBeforeCancel(cancel); },
            nb::arg("cancel"))
-      .def("_base_hooked_after_order", [](Event& e) { PythonCallsOf(e).BaseAfterLog(kAfterOrder); })
+      // With the Python log the hook got (a program may call the hook
+      // itself), or without: the log of the hook running now.
+      .def("_base_hooked_after_order",
+           [](Event& e, nb::handle log) {
+             if (log.is_none()) return PythonCallsOf(e).BaseAfterLog(kAfterOrder, nullptr);
+             const OrderLog l = EngineOrderLog(log);
+             PythonCallsOf(e).BaseAfterLog(kAfterOrder, &l);
+           },
+           nb::arg("log").none() = nb::none())
       .def("_base_hooked_after_cancel",
-           [](Event& e) { PythonCallsOf(e).BaseAfterLog(kAfterCancel); })
+           [](Event& e, nb::handle log) {
+             if (log.is_none()) return PythonCallsOf(e).BaseAfterLog(kAfterCancel, nullptr);
+             const CancelLog l = EngineCancelLog(log);
+             PythonCallsOf(e).BaseAfterLog(kAfterCancel, &l);
+           },
+           nb::arg("log").none() = nb::none())
       .def("_base_hooked_after_execution",
-           [](Event& e) { PythonCallsOf(e).BaseAfterLog(kAfterExecution); })
+           [](Event& e, nb::handle log) {
+             if (log.is_none()) return PythonCallsOf(e).BaseAfterLog(kAfterExecution, nullptr);
+             const ExecutionLog l = EngineExecutionLog(log);
+             PythonCallsOf(e).BaseAfterLog(kAfterExecution, &l);
+           },
+           nb::arg("log").none() = nb::none())
       .def("_base_hooked_session",
            [](Event& e, bool before, const Session& session) {
              PythonCallsOf(e).BaseSession(before ? kBeforeSession : kAfterSession, session);

@@ -1318,6 +1318,10 @@ void BindAgentParameters() {
   });
 }
 
+OrderLog EngineOrderLog(nb::handle log) { return ToOrderLog(log); }
+CancelLog EngineCancelLog(nb::handle log) { return ToCancelLog(log); }
+ExecutionLog EngineExecutionLog(nb::handle log) { return ToExecutionLog(log); }
+
 void BindHandBuiltMarkets(nb::module_& m) {
   // PAMS's exceptions where the engine meets the cases PAMS asserts
   // against or declines (a run's too, as PAMS raises them there).

@@ -29,6 +29,7 @@
 
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
+#include "pams/logs/logs.h"
 #include "pams/random/random.h"
 #include "python_logger.h"
 #include "python_run.h"
@@ -129,6 +130,12 @@ class SimulationContext {
 // The context of an object built by hand or of a runner's object (its
 // _context, or its owner's). Throws TypeError naming `what` when it has none.
 SimulationContext& ContextOf(nb::handle object, const char* what);
+
+// PAMS's log objects (pams_cpp.logs.base) as the engine's logs. Throws
+// nb::cast_error for a field of the wrong type. REQUIRES: the GIL is held.
+OrderLog EngineOrderLog(nb::handle log);
+CancelLog EngineCancelLog(nb::handle log);
+ExecutionLog EngineExecutionLog(nb::handle log);
 
 // The methods of PAMS's objects that only programs building or driving a
 // simulation by hand call: Market's underscore methods, the order books',
