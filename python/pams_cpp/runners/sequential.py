@@ -156,7 +156,7 @@ class SequentialRunner(Runner):
             cls = type(obj) if obj is not None else _builtin_class(engine_agent.class_name)
             if cls is not None:
                 classes.update(cls.__mro__)
-        checks = [c for c in _CHECKS if any(c[0] is vars(k) for k in classes)] \
+        checks = [c for c, cls in zip(_CHECKS, _CHECKED_CLASSES) if cls in classes] \
             if classes else list(_CHECKS)
         self._checks_for = (sizes, checks)
         return checks
@@ -209,6 +209,7 @@ _ORIGINAL_METHODS: Dict[type, Dict[str, Any]] = {}
 # (class __dict__, name, original) of each built-in agent method: checked
 # at every step, so kept flat.
 _CHECKS: List[Tuple[Any, str, Any]] = []
+_CHECKED_CLASSES: List[type] = []  # the class of each check
 
 
 def _builtin_agent_classes():
@@ -234,6 +235,7 @@ def _remember_methods() -> None:
         _ORIGINAL_METHODS[cls] = {m: vars(cls).get(m) for m in _SUBMIT_METHODS}
         for m in _SUBMIT_METHODS:
             _CHECKS.append((vars(cls), m, vars(cls).get(m)))
+            _CHECKED_CLASSES.append(cls)
 
 
 def _replaced_builtin_methods() -> bool:
