@@ -161,13 +161,11 @@ class SequentialRunner(Runner):
         self._checks_for = (sizes, checks)
         return checks
 
-    def _setup(self) -> None:
-        super()._setup()
-        # Reading the markets hands the engine the simulator's list
-        # (Simulator.markets), which Python agents get as `markets`.
-        self.simulator.markets  # noqa: B018
-
     def _step(self, step, *args):
+        if not self.simulator._markets_handed:
+            # Reading the markets hands the engine the simulator's list
+            # (Simulator.markets), which Python agents get as `markets`.
+            self.simulator.markets  # noqa: B018
         if self._prng_is_engine:
             return step(self._core, *args)
         self._take_prng()
