@@ -14,7 +14,10 @@
 // long as it.
 //
 // Every method here needs the GIL (Python calls them); they run the engine
-// on the calling thread.
+// on the calling thread. The context and the simulator's methods are in
+// simulation_context.cc; markets' and sessions' in hand_built.cc, order
+// books' in hand_built_order_book.cc, the Fundamentals' in
+// hand_built_fundamentals.cc; a runner's steps in runner_steps.cc.
 
 #ifndef PAMS_PYTHON_SRC_HAND_BUILT_H_
 #define PAMS_PYTHON_SRC_HAND_BUILT_H_
@@ -131,6 +134,19 @@ class SimulationContext {
 // _context, or its owner's). Throws TypeError naming `what` when it has none.
 SimulationContext& ContextOf(nb::handle object, const char* what);
 
+// The fields of a Python Order (PAMS's attribute names), unchecked.
+// REQUIRES: the GIL is held.
+Order OrderFields(nb::handle order);
+// What an event's hook changed in an engine order, into the Python order
+// it came from. REQUIRES: the GIL is held.
+void WriteBack(const PythonRun& run, const Order& order, nb::handle obj);
+// The engine market of a PAMS market object (TypeError otherwise).
+Market& MarketArg(nb::handle market);
+// PAMS's log object `log`, handed to an engine logger as the engine's log:
+// what a program driving a simulation by hand writes to the engine's
+// loggers (MarketStepPrintLogger, the CSV loggers, ...).
+void FeedLogger(Logger& logger, nb::handle log);
+
 // PAMS's log objects (pams_cpp.logs.base) as the engine's logs. Throws
 // nb::cast_error for a field of the wrong type. REQUIRES: the GIL is held.
 OrderLog EngineOrderLog(nb::handle log);
@@ -140,7 +156,9 @@ ExecutionLog EngineExecutionLog(nb::handle log);
 // The methods of PAMS's objects that only programs building or driving a
 // simulation by hand call: Market's underscore methods, the order books',
 // the Fundamentals' attributes, Session's setters, and the constructors.
-void BindHandBuiltMarkets(nb::module_& m);
+void BindHandBuiltMarkets(nb::module_& m);  // also calls the two below
+void BindHandBuiltOrderBooks(nb::module_& m);
+void BindHandBuiltFundamentals(nb::module_& m);
 void BindHandBuiltSimulation(nb::module_& m);
 
 }  // namespace pams::python
