@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps reference tensorflow jax torch python wheel configure build test demo bench sanitize fuzz ci clean
+.PHONY: all deps reference tensorflow jax torch python wheel configure build test demo bench sanitize fuzz ci clean pams-suite
 
 all: build
 
@@ -84,6 +84,13 @@ sanitize: reference tensorflow
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+# PAMS's own test suite (not in this repository: PAMS_SRC is a checkout of
+# PAMS's repository, branch masanori/prallel-1) on pams_cpp and on PAMS
+# 0.3.0, with both pass counts; without PAMS_SRC it says what to fetch.
+PAMS_SRC ?=
+pams-suite: python
+	@.venv-py/bin/python scripts/pams_suite.py "$(PAMS_SRC)"
 
 # What CI runs (.ci/run): the tests, the sanitizer jobs, a minute of fuzzing.
 ci: test

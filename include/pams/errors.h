@@ -8,6 +8,17 @@
 // an agent threw, a correlation matrix is not positive definite); the message
 // names the agent, market or step involved. The CLI exits with status 1.
 //
+// InvalidOrderError: a SimulationError raised because an agent submitted an
+// order or cancel the simulation refuses; reason() says which rule it broke
+// (for programs that report it as PAMS does: AssertionError for orders
+// while a session accepts none, ValueError for the others).
+//
+// AssertionFailure and UnsupportedError: SimulationErrors raised where
+// PAMS's own code asserts (AssertionError: e.g. a MarketShareFCNAgent
+// without a market to trade in) or declines (NotImplementedError: e.g. an
+// index whose components' outstanding shares differ), for programs that
+// report them with PAMS's exception types.
+//
 // OutputError: a SimulationError raised because writing an output failed (a
 // CSV file, stdout): the disk is full, the file system failed on close, or
 // the reader of a pipe went away (error_number() EPIPE, which the CLI
@@ -60,6 +71,31 @@ class PAMS_EXPORT SimulationError : public std::runtime_error {
  public:
   // what() is message, shortened when long.
   explicit SimulationError(const std::string& message);
+};
+
+class PAMS_EXPORT InvalidOrderError : public SimulationError {
+ public:
+  enum class Reason {
+    kNotAccepted,   // the session accepts no orders
+    kSpoofing,      // the order is another agent's
+    kInvalidField,  // a field is out of range (volume, ttl, price, market)
+  };
+  InvalidOrderError(const std::string& message, Reason reason)
+      : SimulationError(message), reason_(reason) {}
+  Reason reason() const { return reason_; }
+
+ private:
+  Reason reason_;
+};
+
+class PAMS_EXPORT AssertionFailure : public SimulationError {
+ public:
+  using SimulationError::SimulationError;
+};
+
+class PAMS_EXPORT UnsupportedError : public SimulationError {
+ public:
+  using SimulationError::SimulationError;
 };
 
 class PAMS_EXPORT OutputError : public SimulationError {

@@ -18,6 +18,7 @@ from . import logs
 from . import runners
 from . import transaction_fees
 from . import utils
+from . import _install
 from ._install import install_as_pams
 from ._sweep import sweep
 from .fundamentals import Fundamentals
@@ -37,6 +38,11 @@ from .table import Table
 from .transaction_fees import ProportionalTransactionFee
 from .transaction_fees import TransactionFee
 from .version import __version__
+
+if _install.os.environ.get(_install._ENV) == "1":
+    # A process started by one that installed the alias (a worker): its
+    # pickles name pams.* classes.
+    install_as_pams()
 
 __all__ = [
     "Cancel",

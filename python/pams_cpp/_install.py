@@ -3,10 +3,14 @@ written for PAMS runs on pams-cpp unchanged."""
 import importlib
 import importlib.abc
 import importlib.machinery
+import os
 import pkgutil
 import sys
 
 _ALIAS = "pams"
+# Set by install_as_pams(): processes started from this one (workers)
+# install the alias as soon as they import pams_cpp.
+_ENV = "PAMS_CPP_AS_PAMS"
 
 
 class _MissingModule(importlib.abc.MetaPathFinder):
@@ -49,6 +53,14 @@ def install_as_pams() -> None:
         sys.modules[_ALIAS + short] = module
     if not any(isinstance(f, _MissingModule) for f in sys.meta_path):
         sys.meta_path.insert(0, _MissingModule())
+    # Names and reprs read pams.* where PAMS's do: pams_cpp's classes are
+    # PAMS's classes now (pickles name them pams.*, which worker processes,
+    # started with this variable set, import as pams_cpp too).
+    for short, module in modules.items():
+        for value in list(vars(module).values()):
+            if isinstance(value, type) and value.__module__ == "pams_cpp" + short:
+                value.__module__ = _ALIAS + short
+    os.environ[_ENV] = "1"
 
 
 __all__ = ["install_as_pams"]

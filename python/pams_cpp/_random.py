@@ -65,6 +65,20 @@ class EngineRandom(random.Random):
         self._generator.set_state(list(internal[:-1]), internal[-1], gauss_next)
 
 
+def bind_to_engine(prng: random.Random, generator) -> bool:
+    """Makes prng, a random.Random in the state of the engine's `generator`,
+    a view of it (an EngineRandom: the same object, drawing the same
+    numbers from the engine's state), so that the engine and Python code
+    share one generator without copying its state back and forth. Only a
+    plain random.Random is changed (a subclass may draw its own way);
+    returns whether prng is now generator's view."""
+    if type(prng) is not random.Random:
+        return isinstance(prng, EngineRandom) and prng._generator is generator
+    prng.__class__ = EngineRandom
+    prng._generator = generator
+    return True
+
+
 def state_of(prng: random.Random):
     """(words, index, gauss_next) of any random.Random."""
     _, internal, gauss_next = prng.getstate()

@@ -1,5 +1,97 @@
 """Session: a phase of a simulation with its own rules (steps, orders,
-execution)."""
-from ._core import Session
+execution) (PAMS's ``pams.Session``).
+
+Build one by hand as in PAMS, ``Session(session_id=0, prng=..., session_start_time=0,
+simulator=simulator, name="session")``, then ``setup(settings)``; its
+attributes (``iteration_steps``, ``with_order_placement``, ...) may be
+changed as PAMS's may.
+"""
+import random
+
+from . import _core
+from ._random import EngineRandom
+from ._random import state_of
+
+Session = _core.Session
+
+
+def _new(cls, session_id: int, prng: random.Random, session_start_time: int, simulator,
+         name: str, logger=None, *args, **kwargs):
+    """A session built by hand (PAMS's constructor arguments)."""
+    context = getattr(simulator, "_context", None)
+    if context is None:
+        raise TypeError(f"{cls.__name__}: simulator must be a pams_cpp Simulator, got "
+                        f"{type(simulator).__name__}")
+    if not isinstance(prng, random.Random):
+        raise TypeError(f"{cls.__name__}: prng must be a random.Random, got "
+                        f"{type(prng).__name__}")
+    session = context.new_session(cls, int(session_id), *state_of(prng),
+                                  int(session_start_time), str(name))
+    session._prng = prng
+    session._simulator = simulator
+    session._logger = logger
+    return session
+
+
+
+
+from .market import _context  # noqa: E402  (the same lookup)
+
+
+def _prng(self) -> random.Random:
+    """The session's generator."""
+    prng = vars(self).get("_prng")
+    return prng if prng is not None else EngineRandom(_generator=self._engine_prng)
+
+
+def _simulator(self):
+    """The simulator the session belongs to."""
+    simulator = vars(self).get("_simulator")
+    if simulator is None:
+        simulator = getattr(_context(self), "_python_simulator", None)
+    return simulator
+
+
+def _logger(self):
+    """The session's logger."""
+    if "_logger" in vars(self):
+        return vars(self)["_logger"]
+    return getattr(_simulator(self), "logger", None)
+
+
+def _repr(self) -> str:
+    return (
+        f"<{self.__class__.__module__}.{self.__class__.__name__} | id={self.session_id}, "
+        f"name={self.name}, iteration_steps={self.iteration_steps}, "
+        f"session_start_time={self.session_start_time}, "
+        f"max_normal_orders={self.max_normal_orders}, "
+        f"max_high_frequency_orders={self.max_high_frequency_orders}, "
+        f"with_order_placement={self.with_order_placement}, "
+        f"with_order_execution={self.with_order_execution}, "
+        f"high_frequency_submission_rate={self.high_frequency_submission_rate}, "
+        f"with_print={self.with_print}, logger={self.logger}>"
+    )
+
+
+_engine_setup = Session.setup
+
+
+def setup(self, settings, *args, **kwargs) -> None:
+    """Reads the session's keys (iterationSteps, withOrderPlacement, ...),
+    as PAMS's Session.setup (the engine's code).
+
+    Raises:
+        ValueError: a key is missing or has a bad value.
+    """
+    _engine_setup(self, settings)
+
+
+Session.setup = setup
+Session._engine_prng = Session.prng
+Session.__repr__ = _repr
+Session.__module__ = __name__
+Session.prng = property(_prng)
+Session.simulator = property(_simulator)
+Session.logger = property(_logger)
 
 __all__ = ["Session"]

@@ -1,79 +1,192 @@
-"""Simulator: the container of one simulation, as PAMS's runners expose it
-(``runner.simulator``): its markets, agents and sessions, by id and by name.
+"""Simulator: the container of one simulation (PAMS's ``pams.Simulator``):
+its markets, agents, sessions, events and their hooks, and the
+Fundamentals.
 
-The lists are the engine's own objects (read-only here), filled once the
-runner is set up.
+Build one by hand as in PAMS, ``Simulator(prng=random.Random(42))``, and
+add the markets, agents, sessions and event hooks you built
+(``_add_market``, ``_add_agent``, ``_add_session``, ``_add_event``), or
+take a runner's (``runner.simulator``). Either way it is the engine's
+simulator: its ``_update_times_on_markets``, ``_trigger_event_*`` and
+``_update_agents_for_execution`` run the engine's code, the code a
+runner's loop runs.
+
+The lists and dicts (``markets``, ``id2agent``, ``events_dict``, ...) are
+read from the engine: add objects through the ``_add_*`` methods, not by
+changing the lists.
 """
+import random
 from typing import Dict
 from typing import List
 from typing import Optional
+from typing import Type
 
 from . import _core
 from . import agents
 from . import events
 from ._random import EngineRandom
+from ._random import set_state_of
+from ._random import state_of
 from .agents.base import _EngineAgent
+from .events.base import EventHook
 from .events.base import _EngineEvent
+from .fundamentals import Fundamentals
+
+_HOOK_SLOTS = ("order_before", "order_after", "cancel_before", "cancel_after",
+               "execution_after", "session_before", "session_after", "market_before",
+               "market_after")
 
 
 class Simulator:
-    """The simulation a runner builds (PAMS's ``Simulator``)."""
+    """The simulation (PAMS's ``Simulator``)."""
 
-    def __init__(self, core: "_core.Simulator") -> None:
-        self._core = core
+    def __init__(
+        self,
+        prng: random.Random,
+        logger=None,
+        fundamental_class: Type[Fundamentals] = Fundamentals,
+    ) -> None:
+        """Initialize.
+
+        Args:
+            prng (random.Random): the simulator's generator; the Fundamentals
+                draw their seed from it, as in PAMS.
+            logger (Logger, Optional): the logger (its ``_set_simulator`` is
+                called with this simulator).
+            fundamental_class: PAMS's argument; Fundamentals only (the
+                engine's fundamental prices are its own).
+
+        Raises:
+            TypeError: prng is not a random.Random.
+            NotImplementedError: another fundamental_class.
+        """
+        if fundamental_class is not Fundamentals:
+            raise NotImplementedError(
+                f"fundamental_class={getattr(fundamental_class, '__name__', fundamental_class)}: "
+                "pams_cpp's simulators generate fundamental prices with the engine's "
+                "Fundamentals only (see docs/python.md)")
+        if "_context" not in vars(self):
+            # Built by hand: an engine simulator of its own, whose Fundamentals
+            # draw their seed from prng (as PAMS's).
+            if not isinstance(prng, random.Random):
+                raise TypeError(f"prng must be a random.Random, got {type(prng).__name__}")
+            context = _core.SimulationContext(*state_of(prng))
+            set_state_of(prng, *context.prng_state())
+            self._attach(context)
+        self._prng = prng
+        self.logger = logger
+        if logger is not None:
+            logger._set_simulator(simulator=self)
+
+    # --- the engine's simulation behind this object
+
+    def _attach(self, context) -> None:
+        self._context = context
+        self._core = context.simulator
+        # The engine objects Python gets from this simulator find the
+        # context through it (their _owner).
+        self._core._context = context
         self._sizes = None
+        self._markets_handed = False
         self._lists: Dict[str, object] = {}
+        self._kept: List[object] = []  # objects built by hand, kept alive
+        self._hook_objects: Dict[int, EventHook] = {}
+        context._python_simulator = self
+        context.set_python_objects([], self)
+
+    @classmethod
+    def _for_runner(cls, runner_core, **kwargs) -> "Simulator":
+        """The Python simulator of a runner's engine simulation: an object of
+        cls (a Simulator subclass) whose __init__ gets PAMS's arguments."""
+        simulator = cls.__new__(cls)
+        context = _core._runner_context(runner_core)
+        simulator._attach(context)
+        simulator.__init__(prng=EngineRandom(_generator=context.simulator.prng), **kwargs)
+        return simulator
 
     def _cached(self, name: str, make):
-        # The engine adds markets, agents, sessions and events during setup
-        # (a Python agent or event may look meanwhile): the lists are made
+        # The engine adds objects during a runner's setup (a Python agent or
+        # event may look meanwhile), and _add_* add them: the lists are made
         # again whenever the engine holds more.
-        sizes = self._core.sizes
+        sizes = (self._core.sizes, self._context.event_hook_count())
         if sizes != self._sizes:
             self._sizes = sizes
+            self._markets_handed = False
             old_agents = self._lists.get("agents")
+            old_events = self._lists.get("events")
             self._lists = {}
             if old_agents is not None:
                 self._lists["_agent_objects"] = {a.agent_id: a for a in old_agents}
+            if old_events is not None:
+                self._lists["_event_objects"] = {id(e._engine): e for e in old_events
+                                                 if e._engine is not None}
         if name not in self._lists:
             self._lists[name] = make()
         return self._lists[name]
 
-    @property
-    def markets(self) -> List[_core.Market]:
-        """The markets, by id."""
-        return self._cached("markets", lambda: self._core.markets)
+    # --- PAMS's attributes
 
     @property
-    def sessions(self) -> List[_core.Session]:
+    def markets(self) -> List:
+        """The markets, in the order they were added."""
+        markets = self._cached("markets", lambda: self._core.markets)
+        if not self._markets_handed:
+            # What the engine hands Python agents as their markets.
+            self._markets_handed = True
+            self._context.set_python_objects(markets, self)
+        return markets
+
+    @property
+    def sessions(self) -> List:
         """The sessions, in order."""
         return self._cached("sessions", lambda: self._core.sessions)
 
     @property
-    def id2market(self) -> Dict[int, _core.Market]:
+    def id2market(self) -> Dict[int, object]:
         """The markets by id."""
         return self._cached("id2market", lambda: {m.market_id: m for m in self.markets})
 
     @property
-    def name2market(self) -> Dict[str, _core.Market]:
+    def name2market(self) -> Dict[str, object]:
         """The markets by name."""
         return self._cached("name2market", lambda: {m.name: m for m in self.markets})
 
     @property
-    def id2session(self) -> Dict[int, _core.Session]:
+    def markets_group_name2market(self) -> Dict[str, List]:
+        """The markets of each group (PAMS's config group names)."""
+        def make():
+            groups: Dict[str, List] = {}
+            for market in self.markets:
+                group = self._core.market_group_of(market)
+                if group:
+                    groups.setdefault(group, []).append(market)
+            return groups
+        return self._cached("market_groups", make)
+
+    @property
+    def n_markets(self) -> int:
+        """How many markets there are."""
+        return len(self.markets)
+
+    @property
+    def id2session(self) -> Dict[int, object]:
         """The sessions by id."""
         return self._cached("id2session", lambda: {s.session_id: s for s in self.sessions})
 
     @property
-    def name2session(self) -> Dict[str, _core.Session]:
+    def name2session(self) -> Dict[str, object]:
         """The sessions by name."""
         return self._cached("name2session", lambda: {s.name: s for s in self.sessions})
+
+    @property
+    def n_sessions(self) -> int:
+        """How many sessions there are."""
+        return len(self.sessions)
 
     # The agents: a Python object per engine agent, made on first use (a run
     # that never looks pays nothing) and kept (the same objects each time).
     @property
     def agents(self) -> List:
-        """The agents, by id (Python agents are the objects the run made)."""
+        """The agents, in the order they were added."""
         def make():
             known = self._lists.get("_agent_objects", {})
             return [known.get(a.agent_id) or self._agent_object(a) for a in self._core.agents]
@@ -90,6 +203,23 @@ class Simulator:
         return self._cached("name2agent", lambda: {a.name: a for a in self.agents})
 
     @property
+    def agents_group_name2agent(self) -> Dict[str, List]:
+        """The agents of each group (PAMS's config group names)."""
+        def make():
+            groups: Dict[str, List] = {}
+            for agent in self.agents:
+                group = self._core.agent_group_of(agent._engine)
+                if group:
+                    groups.setdefault(group, []).append(agent)
+            return groups
+        return self._cached("agent_groups", make)
+
+    @property
+    def n_agents(self) -> int:
+        """How many agents there are."""
+        return len(self.agents)
+
+    @property
     def normal_frequency_agents(self) -> List:
         """The agents that are not high-frequency agents."""
         return self._cached("normal", lambda: [a for a in self.agents
@@ -103,8 +233,11 @@ class Simulator:
 
     @property
     def events(self) -> List:
-        """The events (Python events are the objects the run made)."""
-        return self._cached("events", lambda: [self._event_object(e) for e in self._core.events])
+        """The events, in the order their first hook was added."""
+        def make():
+            known = self._lists.get("_event_objects", {})
+            return [known.get(id(e)) or self._event_object(e) for e in self._core.events]
+        return self._cached("events", make)
 
     @property
     def id2event(self) -> Dict[int, object]:
@@ -115,6 +248,54 @@ class Simulator:
     def name2event(self) -> Dict[str, object]:
         """The events by name."""
         return self._cached("name2event", lambda: {e.name: e for e in self.events})
+
+    @property
+    def n_events(self) -> int:
+        """How many event hooks were added (PAMS counts hooks)."""
+        return len(self.event_hooks)
+
+    @property
+    def event_hooks(self) -> List[EventHook]:
+        """The event hooks, in the order they were added."""
+        return self._cached("event_hooks", lambda: [
+            self._hook_object(i) for i in range(self._context.event_hook_count())])
+
+    @property
+    def events_dict(self) -> Dict[str, Dict[Optional[int], List[EventHook]]]:
+        """The hooks by kind ("order_before", ...) and step (None: every
+        step), as PAMS keeps them."""
+        def make():
+            out: Dict[str, Dict[Optional[int], List[EventHook]]] = {s: {} for s in _HOOK_SLOTS}
+            for hook in self.event_hooks:
+                slot = out[hook.hook_type + ("_before" if hook.is_before else "_after")]
+                for time in hook.time if hook.time is not None else [None]:
+                    slot.setdefault(time, []).append(hook)
+            return out
+        return self._cached("events_dict", make)
+
+    def _hook_object(self, index: int) -> EventHook:
+        hook = self._hook_objects.get(index)
+        if hook is None:
+            engine_event, hook_type, is_before, time, cls, instance = self._context.event_hook(index)
+            from . import IndexMarket, Market
+
+            hook = EventHook.__new__(EventHook)
+            hook.event = self._event_of(engine_event)
+            hook.hook_type = hook_type
+            hook.is_before = is_before
+            hook.time = time
+            hook.specific_class = {"Market": Market, "IndexMarket": IndexMarket}.get(cls)
+            hook.specific_instance = instance
+            self._hook_objects[index] = hook
+        return hook
+
+    def _event_of(self, engine_event):
+        for event in self.events:
+            if event._engine is engine_event or (
+                    event._engine is not None and event._engine.event_id == engine_event.event_id
+                    and event.name == engine_event.name):
+                return event
+        return self._event_object(engine_event)
 
     def _event_object(self, engine_event):
         obj = engine_event.python_object
@@ -153,22 +334,157 @@ class Simulator:
         obj.logger = None
         return obj
 
+    def _python_agent(self, engine_agent):
+        """The Python agent of an engine agent of this simulation."""
+        return self.id2agent.get(engine_agent.agent_id) or self._agent_object(engine_agent)
+
     @property
-    def current_session(self) -> Optional[_core.Session]:
+    def current_session(self):
         """The session running now (None before the run)."""
         return self._core.current_session
 
+    @current_session.setter
+    def current_session(self, session) -> None:
+        self._context.set_current_session(session)
+
     @property
-    def fundamentals(self) -> _core.Fundamentals:
+    def fundamentals(self) -> Fundamentals:
         """The fundamental price processes (PAMS's Fundamentals)."""
         return self._core.fundamentals
 
-    @property
-    def prng(self):
-        """The simulator's own generator."""
-        from ._random import EngineRandom
+    # --- PAMS's methods (a runner's loop calls the same code in C++)
 
-        return EngineRandom(_generator=self._core.prng)
+    def _add_event(self, event_hook: EventHook) -> None:
+        """Adds an event hook (and its event, the first time).
+
+        Raises:
+            ValueError: the hook was added already.
+        """
+        if not isinstance(event_hook, EventHook):
+            raise TypeError(f"_add_event takes an EventHook, got {type(event_hook).__name__}")
+        if any(h is event_hook for h in self.event_hooks):
+            raise ValueError("event_hook is already registered")
+        event = event_hook.event
+        if getattr(event, "_engine", None) is None:
+            raise TypeError(
+                f"the hook's event {event!r} belongs to no pams_cpp simulation (build it "
+                "with simulator=<a pams_cpp Simulator>)")
+        index = self._context.event_hook_count()
+        self._context.add_event(event)
+        self._context.add_event_hook(event_hook)
+        self._hook_objects[index] = event_hook
+        if all(e is not event for e in self._kept):
+            self._kept.append(event)
+
+    def _add_market(self, market, group_name: Optional[str] = None) -> None:
+        """Adds a market.
+
+        Raises:
+            ValueError: the market, its id or its name is there already.
+        """
+        if any(m is market for m in self.markets):
+            raise ValueError("market is already registered")
+        if market.market_id in self.id2market:
+            raise ValueError(f"market_id {market.market_id} is duplicated")
+        if market.name in self.name2market:
+            raise ValueError(f"market name {market.name} is duplicate")
+        self._context.add_market(market, group_name or "")
+        self._kept.append(market)
+        self.markets  # noqa: B018  (hands the engine the new list)
+
+    def _add_agent(self, agent, group_name: Optional[str] = None) -> None:
+        """Adds an agent.
+
+        Raises:
+            ValueError: the agent, its id or its name is there already.
+        """
+        if any(a is agent for a in self.agents):
+            raise ValueError("agent is already registered")
+        if agent.agent_id in self.id2agent:
+            raise ValueError(f"agent_id {agent.agent_id} is duplicated")
+        if agent.name in self.name2agent:
+            raise ValueError(f"agent name {agent.name} is duplicate")
+        self._context.add_agent(agent, group_name or "")
+        self._kept.append(agent)
+
+    def _add_session(self, session) -> None:
+        """Adds a session.
+
+        Raises:
+            ValueError: the session, its id or its name is there already.
+        """
+        if any(s is session for s in self.sessions):
+            raise ValueError("session is already registered")
+        if session.session_id in self.id2session:
+            raise ValueError(f"session_id {session.session_id} is duplicated")
+        if session.name in self.name2session:
+            raise ValueError(f"session name {session.name} is duplicate")
+        self._context.add_session(session)
+        self._kept.append(session)
+
+    def _update_time_on_market(self, market) -> None:
+        """Moves a market to its next step (its fundamental price of that
+        step; an index market's: its components' fundamental index)."""
+        self._context.update_time_on_market(market)
+
+    def _update_times_on_markets(self, markets: List) -> None:
+        """Moves markets to their next step: the markets that are not index
+        markets first, then the index markets."""
+        self._context.update_times_on_markets(markets)
+
+    def _update_agents_for_execution(self, execution_logs: List) -> None:
+        """Moves cash and assets between the agents of each execution."""
+        self._context.update_agents_for_execution(execution_logs)
+
+    def _check_event_class_and_instance(
+        self,
+        check_object: object,
+        class_requirement: Optional[Type] = None,
+        instance_requirement: Optional[object] = None,
+    ) -> bool:
+        """Whether check_object is of class_requirement and is
+        instance_requirement (each when given)."""
+        if class_requirement is not None and not isinstance(check_object, class_requirement):
+            return False
+        if instance_requirement is not None and instance_requirement != check_object:
+            return False
+        return True
+
+    def _trigger_event_before_order(self, order) -> None:
+        """Calls the hooks before an order (they may change it)."""
+        self._context.trigger_before_order(order)
+
+    def _trigger_event_after_order(self, order_log) -> None:
+        """Calls the hooks after an order."""
+        self._context.trigger_after_order(order_log)
+
+    def _trigger_event_before_cancel(self, cancel) -> None:
+        """Calls the hooks before a cancel."""
+        self._context.trigger_before_cancel(cancel)
+
+    def _trigger_event_after_cancel(self, cancel_log) -> None:
+        """Calls the hooks after a cancel."""
+        self._context.trigger_after_cancel(cancel_log)
+
+    def _trigger_event_after_execution(self, execution_log) -> None:
+        """Calls the hooks after an execution."""
+        self._context.trigger_after_execution(execution_log)
+
+    def _trigger_event_before_session(self, session) -> None:
+        """Calls the hooks before a session."""
+        self._context.trigger_session(session, True)
+
+    def _trigger_event_after_session(self, session) -> None:
+        """Calls the hooks after a session."""
+        self._context.trigger_session(session, False)
+
+    def _trigger_event_before_step_for_market(self, market) -> None:
+        """Calls the hooks before a market's step."""
+        self._context.trigger_step_for_market(market, True)
+
+    def _trigger_event_after_step_for_market(self, market) -> None:
+        """Calls the hooks after a market's step."""
+        self._context.trigger_step_for_market(market, False)
 
     def __repr__(self) -> str:
         return (
@@ -176,6 +492,32 @@ class Simulator:
             f"markets={len(self.markets)}, agents={len(self.agents)}, "
             f"sessions={len(self.sessions)}>"
         )
+
+
+# The methods a runner's engine loop runs in C++: a Simulator subclass that
+# overrides one is refused (the loop would not call the override).
+ENGINE_METHODS = (
+    "_add_event", "_add_market", "_add_agent", "_add_session", "_update_time_on_market",
+    "_update_times_on_markets", "_update_agents_for_execution",
+    "_check_event_class_and_instance", "_trigger_event_before_order",
+    "_trigger_event_after_order", "_trigger_event_before_cancel", "_trigger_event_after_cancel",
+    "_trigger_event_after_execution", "_trigger_event_before_session",
+    "_trigger_event_after_session", "_trigger_event_before_step_for_market",
+    "_trigger_event_after_step_for_market",
+)
+
+
+def check_simulator_class(cls) -> None:
+    """Refuses, naming the method, a Simulator subclass that overrides a
+    method the engine's loop runs in C++, or a class that is no Simulator."""
+    if not isinstance(cls, type) or not issubclass(cls, Simulator):
+        raise TypeError(f"simulator_class must be a subclass of pams_cpp.Simulator, got {cls!r}")
+    for name in ENGINE_METHODS:
+        if getattr(cls, name) is not getattr(Simulator, name):
+            raise NotImplementedError(
+                f"{cls.__name__} overrides Simulator.{name}, which a runner's loop runs in the "
+                "engine and would not call: override it only in simulators driven by hand, or "
+                "give agents, markets and events the behaviour")
 
 
 __all__ = ["Simulator"]

@@ -175,10 +175,10 @@ Action ToAction(const PythonClasses& classes, nb::handle action,
                         TypeName(action));
 }
 
-nb::object ToPythonAction(const PythonClasses& classes, const Simulator& sim,
-                          const Action& action) {
+nb::object ToPythonAction(const PythonRun& run, const Action& action) {
+  const PythonClasses& classes = run.classes;
   auto order_object = [&](const Order& o) {
-    const Market& market = sim.market(o.market_id);
+    const Market* market = run.find_market(o.market_id);
     nb::object obj = classes.order.attr("__new__")(classes.order);
     obj.attr("agent_id") = o.agent_id;
     obj.attr("market_id") = o.market_id;
@@ -219,7 +219,7 @@ class PyAgent final : public Base, public PythonAgentCalls {
 
   void setup(const Settings& settings, std::span<const int> ids) override {
     if (!cls_->setup) {
-      Base::setup(settings, ids);
+      WithOwnPrng([&] { Base::setup(settings, ids); });
       return;
     }
     nb::gil_scoped_acquire gil;
@@ -328,7 +328,8 @@ class PyAgent final : public Base, public PythonAgentCalls {
   }
 
   void BaseSetup(nb::handle settings, const std::vector<int>& ids) override {
-    Base::setup(setup_.ForSuper(settings, this->name()), ids);
+    const Settings& s = setup_.ForSuper(settings, this->name());
+    WithOwnPrng([&] { Base::setup(s, ids); });
   }
 
   nb::list BaseSubmitOrders(const std::vector<const Market*>& markets) override {
@@ -340,7 +341,7 @@ class PyAgent final : public Base, public PythonAgentCalls {
   nb::list BaseSubmitOrdersByMarket(const Market& market) override {
     if constexpr (std::is_base_of_v<FCNAgent, Base>) {
       std::vector<Action> actions;
-      Base::submit_orders_by_market(market, &actions);
+      WithOwnPrng([&] { Base::submit_orders_by_market(market, &actions); });
       return ToList(actions);
     } else {
       throw SimulationError("submit_orders_by_market belongs to FCNAgent");
@@ -352,14 +353,28 @@ class PyAgent final : public Base, public PythonAgentCalls {
     if constexpr (std::is_abstract_v<Base>) {
       throw SimulationError("class " + cls_->name + " does not define submit_orders");
     } else {
-      Base::submit_orders(markets, orders);
+      WithOwnPrng([&] { Base::submit_orders(markets, orders); });
     }
+  }
+
+  // Runs f, the built-in class's code, which may draw from the agent's
+  // generator. An agent built by hand draws from the random.Random it was
+  // given (its Python prng), as PAMS's does: f then draws from that state.
+  template <typename F>
+  void WithOwnPrng(F&& f) {
+    if (!this->hand_built()) {
+      f();
+      return;
+    }
+    nb::gil_scoped_acquire gil;
+    nb::object prng = nb::getattr(self_, "prng", nb::none());
+    DrawingFrom(prng, this->prng(), f);
   }
 
   nb::list ToList(const std::vector<Action>& actions) {
     nb::list out;
     for (const Action& a : actions) {
-      out.append(ToPythonAction(run_->classes, *run_->simulator, a));
+      out.append(ToPythonAction(*run_, a));
     }
     return out;
   }
@@ -407,6 +422,28 @@ std::unique_ptr<Agent> MakeAgent(AgentInit init, std::shared_ptr<PythonAgentClas
   return agent;
 }
 
+template <typename Base>
+std::unique_ptr<Agent> MakeHandBuilt(AgentInit init, std::shared_ptr<PythonAgentClass> cls,
+                                     PythonRun* run, nb::handle self) {
+  auto agent = std::make_unique<PyAgent<Base>>(std::move(init), cls, run);
+  agent->AttachBorrowed(self);
+  return agent;
+}
+
+using MakeBorrowed = std::unique_ptr<Agent> (*)(AgentInit, std::shared_ptr<PythonAgentClass>,
+                                                PythonRun*, nb::handle);
+
+MakeBorrowed HandBuiltMakerFor(const std::string& base) {
+  if (base == "Agent") return &MakeHandBuilt<Agent>;
+  if (base == "HighFrequencyAgent") return &MakeHandBuilt<HighFrequencyAgent>;
+  if (base == "FCNAgent") return &MakeHandBuilt<FCNAgent>;
+  if (base == "MarketShareFCNAgent") return &MakeHandBuilt<MarketShareFCNAgent>;
+  if (base == "ArbitrageAgent") return &MakeHandBuilt<ArbitrageAgent>;
+  if (base == "MarketMakerAgent") return &MakeHandBuilt<MarketMakerAgent>;
+  if (base == "TestAgent") return &MakeHandBuilt<TestAgent>;
+  return nullptr;
+}
+
 Make MakerFor(const std::string& base) {
   if (base == "Agent") return &MakeAgent<Agent>;
   if (base == "HighFrequencyAgent") return &MakeAgent<HighFrequencyAgent>;
@@ -439,6 +476,17 @@ void RegisterPythonAgent(ClassRegistry* registry, PythonRun* run,
   registry->add_agent(name, [make, cls, run](AgentInit init) {
     return make(std::move(init), cls, run);
   });
+}
+
+std::unique_ptr<Agent> MakeHandBuiltAgent(AgentInit init, std::shared_ptr<PythonAgentClass> cls,
+                                          PythonRun* run, nb::handle self) {
+  const MakeBorrowed make = HandBuiltMakerFor(cls->base);
+  if (make == nullptr) {
+    throw nb::type_error(("class " + cls->name + " derives from " + cls->base +
+                          ", which pams_cpp cannot build agents of")
+                             .c_str());
+  }
+  return make(std::move(init), std::move(cls), run, self);
 }
 
 // ---------------------------------------------------------------- bindings

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 
+#include "pams/agents/agent.h"
 #include "pams/market/order.h"
 #include "python_run.h"
 
@@ -46,6 +47,15 @@ struct PythonAgentClass {
 void RegisterPythonAgent(ClassRegistry* registry, PythonRun* run,
                          std::shared_ptr<PythonAgentClass> cls);
 
+// An engine agent of the built-in class cls->base for `self`, a Python
+// agent a program built by hand (PAMS's FCNAgent(agent_id=..., ...)). self
+// owns it (as its _engine); it refers to self without a reference of its
+// own, and its built-in code draws from self.prng (see DrawingFrom).
+// Throws TypeError for an unknown base. REQUIRES: the GIL is held; run
+// outlives the agent.
+std::unique_ptr<Agent> MakeHandBuiltAgent(AgentInit init, std::shared_ptr<PythonAgentClass> cls,
+                                          PythonRun* run, nb::handle self);
+
 // An Order or Cancel object for the engine, the next after `earlier` (the
 // objects before it in the same submit_orders result: a cancel may cancel
 // one of them). Throws SimulationError naming what is wrong with it.
@@ -54,8 +64,7 @@ Action ToAction(const PythonClasses& classes, nb::handle action,
                 std::span<const nb::handle> earlier);
 // The Python Order or Cancel object of an engine action (the result of a
 // built-in agent's submit_orders, for Python's super()).
-nb::object ToPythonAction(const PythonClasses& classes, const Simulator& sim,
-                          const Action& action);
+nb::object ToPythonAction(const PythonRun& run, const Action& action);
 
 }  // namespace pams::python
 

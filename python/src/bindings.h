@@ -36,6 +36,7 @@ void BindAnalysis(nb::module_& m);
 void BindRunner(nb::module_& m);
 void BindWorker(nb::module_& m);
 void BindSweep(nb::module_& m);
+void BindRunnerSteps(nb::module_& m);
 
 // A config given as Python values (dict, list, str, int, float, bool,
 // None), as a JSON value with the keys in the dict's order. Throws

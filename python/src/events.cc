@@ -26,6 +26,7 @@
 #include "agents.h"
 #include "bindings.h"
 #include "events.h"
+#include "hand_built.h"
 #include "pams/config/settings.h"
 #include "pams/errors.h"
 #include "pams/events/event.h"
@@ -100,6 +101,35 @@ Overrides ToOverrides(const PythonEventClass& cls) {
   return out;
 }
 
+// PAMS's EventHook objects of `hooks`, whose event is the Python object
+// `event`; market_object gives a market's Python object.
+template <typename MarketObjectOf>
+nb::list PythonHooks(const std::vector<EventHook>& hooks, nb::handle event,
+                     MarketObjectOf market_object) {
+  nb::object hook_class = nb::module_::import_("pams_cpp.events").attr("EventHook");
+  nb::module_ package = nb::module_::import_("pams_cpp");
+  nb::list out;
+  for (const EventHook& hook : hooks) {
+    nb::object time = nb::none();
+    if (hook.time) time = nb::cast(*hook.time);
+    nb::object instance = nb::none();
+    if (hook.specific_instance != nullptr) instance = market_object(*hook.specific_instance);
+    nb::object cls = nb::none();
+    if (hook.specific_class == &IsMarketOfClass<IndexMarket>) {
+      cls = package.attr("IndexMarket");
+    } else if (hook.specific_class != nullptr) {
+      cls = package.attr("Market");
+    }
+    static const char* const kTypes[] = {"order", "cancel", "execution", "session", "market"};
+    out.append(hook_class(nb::arg("event") = event,
+                          nb::arg("hook_type") = kTypes[static_cast<int>(hook.hook_type)],
+                          nb::arg("is_before") = hook.is_before, nb::arg("time") = time,
+                          nb::arg("specific_class") = cls,
+                          nb::arg("specific_instance") = instance));
+  }
+  return out;
+}
+
 // What Python's super() calls: the built-in class's own methods.
 class PythonEventCalls : public PythonPart {
  public:
@@ -110,7 +140,9 @@ class PythonEventCalls : public PythonPart {
   virtual void BaseBeforeCancel(nb::handle cancel) = 0;
   // The log the running hook got. REQUIRES: called from that hook (else
   // SimulationError).
-  virtual void BaseAfterLog(Method method) = 0;
+  // log: the engine's copy of the log the Python method got; nullptr: the
+  // log of the hook running now.
+  virtual void BaseAfterLog(Method method, const void* log) = 0;
   virtual void BaseSession(Method method, const Session& session) = 0;
   virtual void BaseStep(Method method, Market& market) = 0;
 };
@@ -151,7 +183,7 @@ class PyEvent final : public Base, public PythonEventCalls {
     if (!overrides_[kBeforeOrder]) return Base::hooked_before_order(sim, order);
     nb::gil_scoped_acquire gil;
     Call(kBeforeOrder, [&] {
-      nb::object obj = ToPythonAction(run_->classes, *run_->simulator, Action(order));
+      nb::object obj = ToPythonAction(*run_, Action(order));
       self_.attr("hooked_before_order")(run_->simulator_object, obj);
       // What the event changed (PAMS's events change the order in place).
       const Action changed = ToAction(run_->classes, obj, {});
@@ -167,7 +199,7 @@ class PyEvent final : public Base, public PythonEventCalls {
     nb::gil_scoped_acquire gil;
     Call(kBeforeCancel, [&] {
       self_.attr("hooked_before_cancel")(
-          run_->simulator_object, ToPythonAction(run_->classes, *run_->simulator, Action(cancel)));
+          run_->simulator_object, ToPythonAction(*run_, Action(cancel)));
     });
   }
   void hooked_after_cancel(Simulator& sim, const CancelLog& log) override {
@@ -206,28 +238,8 @@ class PyEvent final : public Base, public PythonEventCalls {
   }
 
   nb::list BaseHookRegistration() override {
-    nb::object hook_class = nb::module_::import_("pams_cpp.events").attr("EventHook");
-    nb::module_ package = nb::module_::import_("pams_cpp");
-    nb::list out;
-    for (const EventHook& hook : CallBaseHookRegistration()) {
-      nb::object time = nb::none();
-      if (hook.time) time = nb::cast(*hook.time);
-      nb::object instance = nb::none();
-      if (hook.specific_instance != nullptr) instance = MarketObject(*hook.specific_instance);
-      nb::object cls = nb::none();
-      if (hook.specific_class == &IsMarketOfClass<IndexMarket>) {
-        cls = package.attr("IndexMarket");
-      } else if (hook.specific_class != nullptr) {
-        cls = package.attr("Market");
-      }
-      static const char* const kTypes[] = {"order", "cancel", "execution", "session", "market"};
-      out.append(hook_class(nb::arg("event") = self_,
-                            nb::arg("hook_type") = kTypes[static_cast<int>(hook.hook_type)],
-                            nb::arg("is_before") = hook.is_before, nb::arg("time") = time,
-                            nb::arg("specific_class") = cls,
-                            nb::arg("specific_instance") = instance));
-    }
-    return out;
+    return PythonHooks(CallBaseHookRegistration(), self_,
+                       [this](const Market& m) { return MarketObject(m); });
   }
 
   void BaseBeforeOrder(nb::handle obj) override {
@@ -235,7 +247,7 @@ class PyEvent final : public Base, public PythonEventCalls {
     Base::hooked_before_order(this->simulator(), order);
     // Into the Python order, which the hook may change further (and the
     // engine then reads).
-    nb::object changed = ToPythonAction(run_->classes, *run_->simulator, Action(order));
+    nb::object changed = ToPythonAction(*run_, Action(order));
     for (const char* field : {"is_buy", "kind", "volume", "price", "ttl"}) {
       nb::setattr(obj, field, changed.attr(field));
     }
@@ -246,19 +258,20 @@ class PyEvent final : public Base, public PythonEventCalls {
     Base::hooked_before_cancel(this->simulator(), cancel);
   }
 
-  void BaseAfterLog(Method method) override {
-    if (running_ != method || current_log_ == nullptr) {
+  void BaseAfterLog(Method method, const void* log) override {
+    if (log == nullptr) log = running_ == method ? current_log_ : nullptr;
+    if (log == nullptr) {
       throw SimulationError(std::string("event ") + this->name() + ": super()." +
                             kMethodNames[method] + "() must be called from " +
                             kMethodNames[method] + " with the log it got");
     }
     Simulator& sim = this->simulator();
     if (method == kAfterOrder) {
-      Base::hooked_after_order(sim, *static_cast<const OrderLog*>(current_log_));
+      Base::hooked_after_order(sim, *static_cast<const OrderLog*>(log));
     } else if (method == kAfterCancel) {
-      Base::hooked_after_cancel(sim, *static_cast<const CancelLog*>(current_log_));
+      Base::hooked_after_cancel(sim, *static_cast<const CancelLog*>(log));
     } else {
-      Base::hooked_after_execution(sim, *static_cast<const ExecutionLog*>(current_log_));
+      Base::hooked_after_execution(sim, *static_cast<const ExecutionLog*>(log));
     }
   }
 
@@ -291,38 +304,17 @@ class PyEvent final : public Base, public PythonEventCalls {
   // PAMS's EventHook(event, hook_type, is_before, time, specific_class,
   // specific_instance) as the engine's.
   EventHook ToHook(nb::handle h) {
-    EventHook hook;
     if (!h.attr("event").is(self_)) {
       throw SimulationError("event " + this->name() + ": hook_registration returned a hook of "
                             "another event");
     }
-    hook.event = this;
-    hook.hook_type = ToHookType(nb::cast<std::string>(h.attr("hook_type")), this->name());
-    hook.is_before = nb::cast<bool>(h.attr("is_before"));
-    nb::object time = h.attr("time");
-    if (!time.is_none()) hook.time = nb::cast<std::vector<int64_t>>(time);
-    nb::object instance = h.attr("specific_instance");
-    if (!instance.is_none()) hook.specific_instance = nb::cast<const Market*>(instance);
-    nb::object cls = h.attr("specific_class");
-    if (!cls.is_none()) {
-      // The engine's market classes: Market (every market) and IndexMarket.
-      nb::module_ package = nb::module_::import_("pams_cpp");
-      if (PyObject_IsSubclass(cls.ptr(), package.attr("IndexMarket").ptr()) == 1) {
-        hook.specific_class = &IsMarketOfClass<IndexMarket>;
-      } else if (PyObject_IsSubclass(cls.ptr(), package.attr("Market").ptr()) != 1) {
-        throw SimulationError("event " + this->name() + ": specific_class must be Market or "
-                              "IndexMarket");
-      }
-    }
-    return hook;
+    return ToEngineHook(h, this);
   }
 
   nb::object SessionObject(const Session& session) const {
     return OwnedBy(const_cast<Session*>(&session), run_->owner);
   }
-  nb::object MarketObject(const Market& market) const {
-    return run_->markets[nb::int_(market.market_id())];
-  }
+  nb::object MarketObject(const Market& market) const { return run_->MarketObject(market); }
 
   // Calls the Python hook `method` with (simulator, arg). REQUIRES: the
   // GIL is held.
@@ -451,7 +443,64 @@ nb::dict BuiltinState(const Event& e) {
   return d;
 }
 
+template <typename Base>
+std::unique_ptr<Event> MakeHandBuilt(EventInit init, std::shared_ptr<PythonEventClass> cls,
+                                     Overrides overrides, PythonRun* run, nb::handle self) {
+  auto event = std::make_unique<PyEvent<Base>>(std::move(init), cls, overrides, run);
+  event->AttachBorrowed(self);
+  return event;
+}
+
+using MakeBorrowed = std::unique_ptr<Event> (*)(EventInit, std::shared_ptr<PythonEventClass>,
+                                                Overrides, PythonRun*, nb::handle);
+
+MakeBorrowed HandBuiltMakerFor(const std::string& base) {
+  if (base == "Event") return &MakeHandBuilt<Event>;
+  if (base == "FundamentalPriceShock") return &MakeHandBuilt<FundamentalPriceShock>;
+  if (base == "PriceLimitRule") return &MakeHandBuilt<PriceLimitRule>;
+  if (base == "TradingHaltRule") return &MakeHandBuilt<TradingHaltRule>;
+  if (base == "OrderMistakeShock") return &MakeHandBuilt<OrderMistakeShock>;
+  return nullptr;
+}
+
 }  // namespace
+
+EventHook ToEngineHook(nb::handle h, Event* event) {
+  EventHook hook;
+  hook.event = event;
+  hook.hook_type = ToHookType(nb::cast<std::string>(h.attr("hook_type")), event->name());
+  hook.is_before = nb::cast<bool>(h.attr("is_before"));
+  nb::object time = h.attr("time");
+  if (!time.is_none()) hook.time = nb::cast<std::vector<int64_t>>(time);
+  nb::object instance = h.attr("specific_instance");
+  if (!instance.is_none()) hook.specific_instance = nb::cast<const Market*>(instance);
+  nb::object cls = h.attr("specific_class");
+  if (!cls.is_none()) {
+    // The engine's market classes: Market (every market) and IndexMarket.
+    nb::module_ package = nb::module_::import_("pams_cpp");
+    if (PyObject_IsSubclass(cls.ptr(), package.attr("IndexMarket").ptr()) == 1) {
+      hook.specific_class = &IsMarketOfClass<IndexMarket>;
+    } else if (PyObject_IsSubclass(cls.ptr(), package.attr("Market").ptr()) == 1) {
+      hook.specific_class = &IsMarketOfClass<Market>;
+    } else {
+      throw SimulationError("event " + event->name() + ": specific_class must be Market or "
+                            "IndexMarket");
+    }
+  }
+  return hook;
+}
+
+std::unique_ptr<Event> MakeHandBuiltEvent(EventInit init, std::shared_ptr<PythonEventClass> cls,
+                                          PythonRun* run, nb::handle self) {
+  const MakeBorrowed make = HandBuiltMakerFor(cls->base);
+  if (make == nullptr) {
+    throw nb::type_error(("class " + cls->name + " derives from " + cls->base +
+                          ", which pams_cpp cannot build events of")
+                             .c_str());
+  }
+  const Overrides overrides = ToOverrides(*cls);
+  return make(std::move(init), std::move(cls), overrides, run, self);
+}
 
 void RegisterPythonEvent(ClassRegistry* registry, PythonRun* run,
                          std::shared_ptr<PythonEventClass> cls) {
@@ -498,21 +547,62 @@ void BindEvents(nb::module_& m) {
            nb::arg("price").none(), nb::arg("market"))
       // The built-in class's own methods (Python's super()).
       .def("_base_setup",
-           [](Event& e, nb::handle settings) { PythonCallsOf(e).BaseSetup(settings); },
+           [](Event& e, nb::handle settings) {
+             if (dynamic_cast<PythonEventCalls*>(&e) == nullptr) {
+               // A runner's event of a built-in class, set up by a program
+               // running the runner's pending setups itself.
+               const Json json = ToJson(settings, e.name());
+               e.setup(Settings(json, e.name()));
+               return;
+             }
+             PythonCallsOf(e).BaseSetup(settings);
+           },
            nb::arg("settings"))
       .def("_base_hook_registration",
-           [](Event& e) { return PythonCallsOf(e).BaseHookRegistration(); })
+           [](nb::handle self, nb::handle event_object) {
+             Event& e = nb::cast<Event&>(self);
+             if (dynamic_cast<PythonEventCalls*>(&e) == nullptr) {
+               // The same for its hooks: those of the engine's event, with
+               // its Python object (event_object) as their event.
+               return PythonHooks(e.hook_registration(), event_object, [&](const Market& m) {
+                 nb::object found = nb::find(&m);
+                 return found.is_valid() && !found.is_none()
+                            ? found
+                            : OwnedBy(const_cast<Market*>(&m), self);
+               });
+             }
+             return PythonCallsOf(e).BaseHookRegistration();
+           },
+           nb::arg("event_object").none() = nb::none())
       .def("_base_hooked_before_order",
            [](Event& e, nb::handle order) { PythonCallsOf(e).BaseBeforeOrder(order); },
            nb::arg("order"))
       .def("_base_hooked_before_cancel",
            [](Event& e, nb::handle cancel) { PythonCallsOf(e).BaseBeforeCancel(cancel); },
            nb::arg("cancel"))
-      .def("_base_hooked_after_order", [](Event& e) { PythonCallsOf(e).BaseAfterLog(kAfterOrder); })
+      // With the Python log the hook got (a program may call the hook
+      // itself), or without: the log of the hook running now.
+      .def("_base_hooked_after_order",
+           [](Event& e, nb::handle log) {
+             if (log.is_none()) return PythonCallsOf(e).BaseAfterLog(kAfterOrder, nullptr);
+             const OrderLog l = EngineOrderLog(log);
+             PythonCallsOf(e).BaseAfterLog(kAfterOrder, &l);
+           },
+           nb::arg("log").none() = nb::none())
       .def("_base_hooked_after_cancel",
-           [](Event& e) { PythonCallsOf(e).BaseAfterLog(kAfterCancel); })
+           [](Event& e, nb::handle log) {
+             if (log.is_none()) return PythonCallsOf(e).BaseAfterLog(kAfterCancel, nullptr);
+             const CancelLog l = EngineCancelLog(log);
+             PythonCallsOf(e).BaseAfterLog(kAfterCancel, &l);
+           },
+           nb::arg("log").none() = nb::none())
       .def("_base_hooked_after_execution",
-           [](Event& e) { PythonCallsOf(e).BaseAfterLog(kAfterExecution); })
+           [](Event& e, nb::handle log) {
+             if (log.is_none()) return PythonCallsOf(e).BaseAfterLog(kAfterExecution, nullptr);
+             const ExecutionLog l = EngineExecutionLog(log);
+             PythonCallsOf(e).BaseAfterLog(kAfterExecution, &l);
+           },
+           nb::arg("log").none() = nb::none())
       .def("_base_hooked_session",
            [](Event& e, bool before, const Session& session) {
              PythonCallsOf(e).BaseSession(before ? kBeforeSession : kAfterSession, session);

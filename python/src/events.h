@@ -12,6 +12,8 @@
 
 #include "python_run.h"
 
+#include "pams/events/event.h"
+
 namespace pams {
 class ClassRegistry;
 }  // namespace pams
@@ -42,6 +44,21 @@ struct PythonEventClass {
 // REQUIRES: run outlives the registry's events.
 void RegisterPythonEvent(ClassRegistry* registry, PythonRun* run,
                          std::shared_ptr<PythonEventClass> cls);
+
+// An engine event of the built-in class cls->base for `self`, a Python
+// event a program built by hand (PAMS's FundamentalPriceShock(event_id=...,
+// ...)): self owns it (as its _engine) and it refers to self without a
+// reference of its own. Throws TypeError for an unknown base and
+// ConfigError for an unknown method in cls->overrides. REQUIRES: the GIL is
+// held; run outlives the event.
+std::unique_ptr<Event> MakeHandBuiltEvent(EventInit init, std::shared_ptr<PythonEventClass> cls,
+                                          PythonRun* run, nb::handle self);
+
+// PAMS's EventHook object `hook` (event, hook_type, is_before, time,
+// specific_class, specific_instance) as the engine's, for `event`.
+// Throws SimulationError for a hook type or class the engine does not know.
+// REQUIRES: the GIL is held.
+EventHook ToEngineHook(nb::handle hook, Event* event);
 
 }  // namespace pams::python
 

@@ -42,6 +42,25 @@ int64_t ListLength(const Market& m) { return (m.get_time() / kChunk + 1) * kChun
 // lies after now (an entry not filled yet).
 constexpr int64_t kFuture = -1;
 
+// Before the first step (time -1) PAMS's lists hold only what setup put
+// there (a market price): None or a negative time indexes them as Python's
+// lists do (IndexError when there is no such entry), a later time is the
+// future (AssertionError).
+template <typename V, typename Convert>
+nb::object BeforeStart(const Market& m, const std::vector<V>& v, std::optional<int64_t> time,
+                       Convert convert) {
+  int64_t i = time.value_or(-1);
+  if (i > m.get_time()) {
+    PyErr_SetString(PyExc_AssertionError, "Cannot refer the future parameters");
+    throw nb::python_error();
+  }
+  i += static_cast<int64_t>(v.size());
+  if (i < 0 || i >= static_cast<int64_t>(v.size())) {
+    throw nb::index_error("list index out of range");
+  }
+  return convert(v[static_cast<size_t>(i)]);
+}
+
 // PAMS's time argument: None for now; a future time is an AssertionError.
 int64_t Resolve(const Market& m, std::optional<int64_t> time) {
   const int64_t now = m.get_time();
@@ -97,6 +116,18 @@ nb::object ExecutedTotalPrice(const Market& m, int64_t t) {
   }
   return nb::float_(m.get_executed_total_price(t));
 }
+
+// PAMS's entries before the first step: a price that must be there, one
+// that may be None, a count.
+const auto kRequired = [](double v) -> nb::object {
+  if (v != v) AssertionFailed();
+  return nb::float_(v);
+};
+const auto kOptional = [](double v) -> nb::object {
+  if (v != v) return nb::none();
+  return nb::float_(v);
+};
+const auto kInt = [](auto v) -> nb::object { return nb::int_(static_cast<int64_t>(v)); };
 
 // A getter at one time (`one`) and over many (`times`: an iterable or None
 // for all steps), as PAMS's get_x(time) and get_xs(times).
@@ -197,35 +228,51 @@ void BindMarket(nb::module_& m) {
       .def_prop_ro("time", &Market::get_time)
       .def("get_time", &Market::get_time)
       .def("get_market_price",
-           [](const Market& mk, T time) { return MarketPrice(mk, Resolve(mk, time)); },
+           [](const Market& mk, T time) {
+             if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().market_prices, time, kRequired);
+             return MarketPrice(mk, Resolve(mk, time));
+           },
            time_arg)
       .def("get_market_prices",
            [](const Market& mk, nb::handle times) { return Many(mk, times, MarketPrice); },
            times_arg)
       .def("get_mid_price",
-           [](const Market& mk, T time) { return Mid(mk, Resolve(mk, time)); }, time_arg)
+           [](const Market& mk, T time) {
+             if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().mid_prices, time, kOptional);
+             return Mid(mk, Resolve(mk, time));
+           }, time_arg)
       .def("get_mid_prices",
            [](const Market& mk, nb::handle times) { return Many(mk, times, Mid); },
            times_arg)
       .def("get_last_executed_price",
-           [](const Market& mk, T time) { return LastExecuted(mk, Resolve(mk, time)); },
+           [](const Market& mk, T time) {
+             if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().last_executed_prices, time, kOptional);
+             return LastExecuted(mk, Resolve(mk, time));
+           },
            time_arg)
       .def("get_last_executed_prices",
            [](const Market& mk, nb::handle times) { return Many(mk, times, LastExecuted); },
            times_arg)
       .def("get_fundamental_price",
-           [](const Market& mk, T time) { return Fundamental(mk, Resolve(mk, time)); },
+           [](const Market& mk, T time) {
+             if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().fundamental_prices, time, kRequired);
+             return Fundamental(mk, Resolve(mk, time));
+           },
            time_arg)
       .def("get_fundamental_prices",
            [](const Market& mk, nb::handle times) { return Many(mk, times, Fundamental); },
            times_arg)
       .def("get_executed_volume",
-           [](const Market& mk, T time) { return Volume(mk, Resolve(mk, time)); }, time_arg)
+           [](const Market& mk, T time) {
+             if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().executed_volumes, time, kInt);
+             return Volume(mk, Resolve(mk, time));
+           }, time_arg)
       .def("get_executed_volumes",
            [](const Market& mk, nb::handle times) { return Many(mk, times, Volume); },
            times_arg)
       .def("get_executed_total_price",
-           [](const Market& mk, T time) {
+[](const Market& mk, T time) {
+             if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().executed_total_prices, time, kInt);
              return ExecutedTotalPrice(mk, Resolve(mk, time));
            },
            time_arg)
@@ -235,13 +282,19 @@ void BindMarket(nb::module_& m) {
            },
            times_arg)
       .def("get_n_buy_order",
-           [](const Market& mk, T time) { return BuyOrders(mk, Resolve(mk, time)); },
+           [](const Market& mk, T time) {
+             if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().n_buy_orders, time, kInt);
+             return BuyOrders(mk, Resolve(mk, time));
+           },
            time_arg)
       .def("get_n_buy_orders",
            [](const Market& mk, nb::handle times) { return Many(mk, times, BuyOrders); },
            times_arg)
       .def("get_n_sell_order",
-           [](const Market& mk, T time) { return SellOrders(mk, Resolve(mk, time)); },
+           [](const Market& mk, T time) {
+             if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().n_sell_orders, time, kInt);
+             return SellOrders(mk, Resolve(mk, time));
+           },
            time_arg)
       .def("get_n_sell_orders",
            [](const Market& mk, nb::handle times) { return Many(mk, times, SellOrders); },

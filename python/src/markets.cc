@@ -14,6 +14,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -102,6 +103,10 @@ class PyMarket final : public Base, public PythonMarketCalls {
     } else {
       return false;
     }
+    // Once steps have begun, back to at least the current step's chunk (a
+    // list set later is shorter than the histories the market keeps);
+    // before, the list stays as set, as PAMS's does until the first step.
+    if (this->get_time() >= 0) this->reserve_steps(this->get_time() + 1);
     return true;
   }
 
@@ -125,6 +130,12 @@ std::unique_ptr<Market> MakeMarket(MarketInit init, std::shared_ptr<PythonMarket
     StopWithPythonError(run, e, "creating market " + market->name() + " (" + cls->name + ")");
   }
   return market;
+}
+
+template <typename Base>
+std::unique_ptr<Market> MakeHandBuilt(MarketInit init, std::shared_ptr<PythonMarketClass> cls,
+                                      PythonRun* run) {
+  return std::make_unique<PyMarket<Base>>(std::move(init), std::move(cls), run);
 }
 
 PythonMarketCalls* PythonCallsOf(Market& market) {
@@ -161,13 +172,34 @@ void RegisterPythonMarket(ClassRegistry* registry, PythonRun* run,
   });
 }
 
+nb::object NewHandBuiltMarket(MarketInit init, std::shared_ptr<PythonMarketClass> cls,
+                              PythonRun* run) {
+  const bool index = cls->base == "IndexMarket";
+  nb::handle type = cls->cls;
+  std::unique_ptr<Market> market = index ? MakeHandBuilt<IndexMarket>(std::move(init), cls, run)
+                                         : MakeHandBuilt<Market>(std::move(init), cls, run);
+  PythonPart* part = PythonCallsOf(*market);
+  // Python owns the engine market; the market refers back without a
+  // reference (see PythonPart::AttachBorrowed).
+  void* cpp = index ? static_cast<void*>(static_cast<IndexMarket*>(market.get()))
+                    : static_cast<void*>(market.get());
+  nb::object self = nb::inst_take_ownership(type, cpp);
+  market.release();
+  part->AttachBorrowed(self);
+  return self;
+}
+
 void BindPythonMarkets(nb::class_<Market>& market) {
   market.def(
       "setup",
       [](Market& m, nb::handle settings, nb::args, nb::kwargs) {
         PythonMarketCalls* p = PythonCallsOf(m);
         if (p == nullptr) {
-          throw SimulationError("market " + m.name() + " is set up by the engine");
+          // A runner's market of a built-in class, set up by a program
+          // running the runner's pending setups itself.
+          const Json json = ToJson(settings, m.name());
+          m.setup(Settings(json, m.name()));
+          return;
         }
         p->BaseSetup(settings);
       },

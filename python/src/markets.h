@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "pams/market/market.h"
 #include "python_run.h"
 
 namespace pams {
@@ -32,6 +33,13 @@ struct PythonMarketClass {
 // REQUIRES: run outlives the registry's markets.
 void RegisterPythonMarket(ClassRegistry* registry, PythonRun* run,
                           std::shared_ptr<PythonMarketClass> cls);
+
+// A market built by hand (PAMS's Market(market_id=..., ...)): an engine
+// market of cls->base (Market or IndexMarket) whose Python object, an
+// instance of cls->cls that owns it, is returned. REQUIRES: the GIL is
+// held; run outlives the market.
+nb::object NewHandBuiltMarket(MarketInit init, std::shared_ptr<PythonMarketClass> cls,
+                              PythonRun* run);
 
 // Adds _core.Market's setup() (Python's super().setup()) and PAMS's
 // history lists (_executed_volumes, ...) to the market binding.

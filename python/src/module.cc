@@ -4,6 +4,7 @@
 #include <nanobind/stl/string.h>
 
 #include "bindings.h"
+#include "hand_built.h"
 #include "pams/errors.h"
 
 namespace pams::python {
@@ -52,6 +53,10 @@ NB_MODULE(_core, m) {
   pams::python::BindLoggers(m);
   pams::python::BindAnalysis(m);
   pams::python::BindRunner(m);
+  // PAMS's objects built and driven by hand (after the classes they extend).
+  pams::python::BindHandBuiltMarkets(m);
+  pams::python::BindHandBuiltSimulation(m);
+  pams::python::BindRunnerSteps(m);
   pams::python::BindWorker(m);
   pams::python::BindSweep(m);
 }

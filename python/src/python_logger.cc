@@ -33,7 +33,7 @@ nb::object PythonLogger::SessionObject(const Session& session) const {
 }
 
 nb::object PythonLogger::MarketObject(const Market& market) const {
-  return run_->markets[nb::int_(market.market_id())];
+  return run_->MarketObject(market);
 }
 
 // The queued logs.

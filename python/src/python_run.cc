@@ -44,11 +44,28 @@ PythonClasses::PythonClasses() {
   error_loads = errors.attr("loads");
 }
 
+void PythonRun::set_simulator(const Simulator* sim) {
+  simulator = sim;
+  market_lookup = [sim](int id) -> const Market* { return sim->find_market(id); };
+}
+
 PythonRun::PythonRun()
-    : mirror(&classes),
+    : mirror(&classes, &market_lookup),
       find_order(nb::cpp_function([this](int market_id, int64_t order_id) {
         return mirror.Find(market_id, order_id);
       })) {}
+
+nb::object PythonRun::MarketObject(const Market& market) const {
+  nb::object found = nb::find(&market);
+  if (found.is_valid() && !found.is_none()) return found;
+  const int id = market.market_id();
+  if (markets.is_valid() && nb::isinstance<nb::list>(markets) && id >= 0 &&
+      static_cast<size_t>(id) < nb::len(markets)) {
+    nb::object m = markets[nb::int_(id)];
+    if (nb::inst_check(m) && nb::inst_ptr<Market>(m) == &market) return m;
+  }
+  return OwnedBy(const_cast<Market*>(&market), owner);
+}
 
 // ------------------------------------------------------------- Python logs
 
@@ -60,7 +77,7 @@ nb::object OptionalInt(const std::optional<int64_t>& v) {
 
 nb::object OptionalPriceOf(const PythonRun& run, int market_id,
                            const std::optional<double>& price) {
-  return price ? PriceObject(run.simulator->market(market_id), *price) : nb::none();
+  return price ? PriceObject(run.find_market(market_id), *price) : nb::none();
 }
 
 }  // namespace
@@ -87,8 +104,8 @@ nb::object PythonLog(const PythonRun& run, const ExpirationLog& log) {
 }
 
 nb::object PythonLog(const PythonRun& run, const ExecutionLog& log) {
-  const Market& market = run.simulator->market(log.market_id);
-  if (market.transaction_fee() == nullptr) {
+  const Market* market = run.find_market(log.market_id);
+  if (market == nullptr || market->transaction_fee() == nullptr) {
     // PAMS 0.3.0's fields (the fees are the class's 0.0).
     return run.classes.execution_log(log.market_id, log.time, log.buy_agent_id,
                                      log.sell_agent_id, log.buy_order_id, log.sell_order_id,
@@ -165,6 +182,40 @@ void OrderMirror::Forget(int agent_id) {
   it->second.clear();
 }
 
+void OrderMirror::ForgetAll() {
+  pending_.clear();
+  n_pending_ = 0;
+}
+
+void OrderMirror::ExpectNext(int agent_id, nb::handle action) {
+  pending_[agent_id].push_front(nb::borrow(action));
+  ++n_pending_;
+}
+
+void OrderMirror::Unexpect(int agent_id, nb::handle action) {
+  auto it = pending_.find(agent_id);
+  if (it == pending_.end()) return;
+  for (auto a = it->second.begin(); a != it->second.end(); ++a) {
+    if (a->is(action)) {
+      it->second.erase(a);
+      --n_pending_;
+      return;
+    }
+  }
+}
+
+std::vector<nb::object> OrderMirror::Take(int agent_id, size_t n) {
+  std::vector<nb::object> out;
+  auto it = pending_.find(agent_id);
+  if (it == pending_.end()) return out;
+  while (out.size() < n && !it->second.empty()) {
+    out.push_back(std::move(it->second.front()));
+    it->second.pop_front();
+    --n_pending_;
+  }
+  return out;
+}
+
 void OrderMirror::process_order_log(const OrderLog& log) {
   if (n_pending_ == 0) return;
   auto it = pending_.find(log.agent_id);
@@ -175,7 +226,7 @@ void OrderMirror::process_order_log(const OrderLog& log) {
   --n_pending_;
   // What the market made of the order (events may have changed it, the
   // price is on the tick grid now), as PAMS's market leaves it.
-  const Market& market = simulator_->market(log.market_id);
+  const Market* market = (*markets_)(log.market_id);
   order.attr("order_id") = log.order_id;
   order.attr("placed_at") = log.time;
   order.attr("is_buy") = log.is_buy;
@@ -225,6 +276,42 @@ void OrderMirror::Clear() {
   pending_.clear();
   n_pending_ = 0;
   live_.clear();
+}
+
+Random* EngineGeneratorOf(nb::handle prng) {
+  nb::object generator = nb::getattr(prng, "_generator", nb::none());
+  if (generator.is_none() || !nb::isinstance<Random>(generator)) return nullptr;
+  return nb::inst_ptr<Random>(generator);
+}
+
+Random::State PythonRandomState(nb::handle prng) {
+  // (version, (624 words..., index), gauss_next), as random.Random gives.
+  nb::tuple state = nb::cast<nb::tuple>(prng.attr("getstate")());
+  nb::tuple internal = nb::cast<nb::tuple>(state[1]);
+  if (internal.size() != Random::kStateWords + 1) {
+    throw nb::value_error("a random.Random state has 625 numbers");
+  }
+  Random::State out;
+  for (size_t i = 0; i < Random::kStateWords; ++i) {
+    out.mt[i] = nb::cast<uint32_t>(internal[i]);
+  }
+  out.index = nb::cast<uint32_t>(internal[Random::kStateWords]);
+  nb::handle gauss = state[2];
+  out.has_gauss_next = !gauss.is_none();
+  out.gauss_next = out.has_gauss_next ? nb::cast<double>(gauss) : 0.0;
+  return out;
+}
+
+void SetPythonRandomState(nb::handle prng, const Random::State& state) {
+  PyObject* internal = PyTuple_New(Random::kStateWords + 1);
+  if (internal == nullptr) throw nb::python_error();
+  nb::object keep = nb::steal(internal);
+  for (size_t i = 0; i < Random::kStateWords; ++i) {
+    PyTuple_SET_ITEM(internal, i, PyLong_FromUnsignedLong(state.mt[i]));
+  }
+  PyTuple_SET_ITEM(internal, Random::kStateWords, PyLong_FromUnsignedLong(state.index));
+  nb::object gauss = state.has_gauss_next ? nb::object(nb::float_(state.gauss_next)) : nb::none();
+  prng.attr("setstate")(nb::make_tuple(3, keep, gauss));
 }
 
 const Settings& PythonSetup::ForSuper(nb::handle values, const std::string& name) {

@@ -17,9 +17,11 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -28,6 +30,7 @@
 #include "pams/logs/logger.h"
 
 #include "pams/market/order.h"
+#include "pams/random/random.h"
 
 namespace pams {
 class Market;
@@ -114,12 +117,17 @@ struct PythonClasses {
 // copies orders instead, so this logger, the first a run's markets write
 // to, does the same to the Python objects an agent returned, at the moment
 // PAMS does it (before the agents' callbacks).
+// The market of an id for Python's values of its prices (an int or a
+// float): the simulator's, or for a simulation built by hand any market
+// made for it, added to the simulator or not. nullptr: none (prices are
+// then floats).
+using MarketLookup = std::function<const Market*(int market_id)>;
+
 class OrderMirror final : public Logger {
  public:
-  // REQUIRES: classes outlives this object.
-  explicit OrderMirror(const PythonClasses* classes) : classes_(classes) {}
-  // REQUIRES: before the first log; simulator outlives this object.
-  void set_simulator(const Simulator* simulator) { simulator_ = simulator; }
+  // REQUIRES: classes and markets outlive this object.
+  OrderMirror(const PythonClasses* classes, const MarketLookup* markets)
+      : classes_(classes), markets_(markets) {}
 
   // `action` (an Order or a Cancel object) was returned by agent
   // `agent_id` and will be processed after those returned before it.
@@ -127,6 +135,17 @@ class OrderMirror final : public Logger {
   void Expect(int agent_id, nb::handle action);
   // Forgets what agent_id's last actions left unprocessed.
   void Forget(int agent_id);
+  // Forgets every action not processed yet. REQUIRES: the GIL is held.
+  void ForgetAll();
+  // `action` is the next of agent_id's to be processed (before those
+  // expected already): a program placing it by hand. REQUIRES: the GIL.
+  void ExpectNext(int agent_id, nb::handle action);
+  // Forgets `action` if it is still expected (its processing failed).
+  // REQUIRES: the GIL is held.
+  void Unexpect(int agent_id, nb::handle action);
+  // The first n actions expected of agent_id, which are forgotten (a
+  // program hands them to Python instead). REQUIRES: the GIL is held.
+  std::vector<nb::object> Take(int agent_id, size_t n);
   // The Python order in a book with that id (None: none known).
   // REQUIRES: the GIL is held.
   nb::object Find(int market_id, int64_t order_id) const;
@@ -149,7 +168,7 @@ class OrderMirror final : public Logger {
 
  private:
   const PythonClasses* classes_;
-  const Simulator* simulator_ = nullptr;
+  const MarketLookup* markets_;
   // Orders and cancels not yet processed, per agent, in submission order.
   std::map<int, std::deque<nb::object>> pending_;
   size_t n_pending_ = 0;
@@ -164,12 +183,14 @@ struct PythonRun {
   PythonRun& operator=(const PythonRun&) = delete;
 
   // REQUIRES: before the run's first log; sim outlives this object.
-  void set_simulator(const Simulator* sim) {
-    simulator = sim;
-    mirror.set_simulator(sim);
+  void set_simulator(const Simulator* sim);
+  // The market of an id (see MarketLookup).
+  const Market* find_market(int id) const {
+    return market_lookup ? market_lookup(id) : nullptr;
   }
 
   const Simulator* simulator = nullptr;
+  MarketLookup market_lookup;
   // A worker process's replica: no order is processed here, so nothing is
   // mirrored; agents hand their actions back with their state instead.
   bool is_worker = false;
@@ -192,6 +213,11 @@ struct PythonRun {
   // mirror.Find as a Python function, which classes.task_state_loads takes
   // (made once: making it at each task took microseconds).
   nb::object find_order;
+
+  // The Python object of an engine market: the one Python has (a market a
+  // program built by hand, or one Python has seen), else the runner's by
+  // id. REQUIRES: the GIL is held.
+  nb::object MarketObject(const Market& market) const;
 
   template <typename Visit>
   void Traverse(Visit&& visit) const {
@@ -272,19 +298,95 @@ class PythonSetup {
 // object of its Python class.
 class PythonPart {
  public:
-  virtual ~PythonPart() = default;
+  virtual ~PythonPart() {
+    if (on_destroy_) on_destroy_();
+    if (borrowed_) self_.release();
+  }
   // The Python object (invalid once the garbage collector cleared it).
   nb::handle self() const { return self_; }
   // REQUIRES: the GIL is held.
-  void clear_self() { self_ = nb::object(); }
+  void clear_self() {
+    if (borrowed_) {
+      self_.release();
+      borrowed_ = false;
+    }
+    self_ = nb::object();
+  }
+  // Keeps `keep` alive as long as this object, and runs on_destroy when it
+  // is destroyed (an object built by hand and its simulation).
+  void KeepWhileAlive(std::shared_ptr<void> keep, std::function<void()> on_destroy) {
+    keep_ = std::move(keep);
+    on_destroy_ = std::move(on_destroy);
+  }
+  // For an object a program built by hand: self owns this engine object
+  // (as its _engine, or as the Python object of a market), so this refers
+  // to self without a reference of its own.
+  void AttachBorrowed(nb::handle self) {
+    clear_self();
+    self_ = nb::borrow(self);
+    self_.dec_ref();
+    borrowed_ = true;
+  }
+  // Whether a program built the Python object by hand (AttachBorrowed).
+  bool hand_built() const { return borrowed_; }
 
  protected:
   nb::object self_;
+
+ private:
+  bool borrowed_ = false;
+  std::shared_ptr<void> keep_;
+  std::function<void()> on_destroy_;
 };
+
+// The engine's generator behind a Python random.Random when it is one of
+// pams_cpp's EngineRandom (nullptr for any other random.Random).
+// REQUIRES: the GIL is held.
+Random* EngineGeneratorOf(nb::handle prng);
+// The state of any random.Random, and setting it. REQUIRES: the GIL is held.
+Random::State PythonRandomState(nb::handle prng);
+void SetPythonRandomState(nb::handle prng, const Random::State& state);
+
+// Runs f, which draws from `engine` (an engine object's generator), as if
+// it drew from the Python random.Random `prng` instead: engine starts from
+// prng's state and prng gets engine's state back, unless prng is engine's
+// own EngineRandom (then nothing is copied). What PAMS's objects built by
+// hand do: they keep drawing from the generator they were given.
+// REQUIRES: the GIL is held.
+template <typename F>
+auto DrawingFrom(nb::handle prng, Random& engine, F&& f) -> decltype(f()) {
+  if (!prng.is_valid() || prng.is_none() || EngineGeneratorOf(prng) == &engine) return f();
+  engine.setstate(PythonRandomState(prng));
+  // Also after an error: what was drawn stays drawn, as in PAMS.
+  auto put_back = [&] {
+    nb::error_scope keep;  // an error being raised stays raised
+    try {
+      SetPythonRandomState(prng, engine.getstate());
+    } catch (nb::python_error&) {
+    }
+  };
+  try {
+    if constexpr (std::is_void_v<decltype(f())>) {
+      f();
+      put_back();
+    } else {
+      auto result = f();
+      put_back();
+      return result;
+    }
+  } catch (...) {
+    put_back();
+    throw;
+  }
+}
 
 // Python's value of an engine price in `market`: an int where PAMS's market
 // has an int tick size, else a float (market.cc).
 nb::object PriceObject(const Market& market, double price);
+// The same for a market that may be unknown (nullptr: a float).
+inline nb::object PriceObject(const Market* market, double price) {
+  return market != nullptr ? PriceObject(*market, price) : nb::float_(price);
+}
 
 }  // namespace pams::python
 

@@ -234,6 +234,7 @@ class PyRunner {
   }
 
   Runner& engine() { return *runner_; }
+  PythonRun& python_run() { return *run_; }
 
   void Setup() {
     run_->owner = nb::find(this);
@@ -454,6 +455,14 @@ void RegisterWorkerClasses(ClassRegistry* registry) { tensorflow::RegisterClasse
 
 Runner& EngineRunnerOf(nb::handle runner) {
   return nb::cast<PyRunner&>(runner.attr("_core")).engine();
+}
+
+PythonRun& PythonRunOf(nb::handle runner_core) {
+  return nb::cast<PyRunner&>(runner_core).python_run();
+}
+
+Runner& EngineOfRunnerCore(nb::handle runner_core) {
+  return nb::cast<PyRunner&>(runner_core).engine();
 }
 
 void BindRunner(nb::module_& m) {

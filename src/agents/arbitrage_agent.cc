@@ -17,18 +17,17 @@ void ArbitrageAgent::setup(const Settings& settings,
     order_time_length_ = length->as_int();
     if (order_time_length_ <= 0) length->fail("must be positive");
   }
-  for (const Market* market : simulator().markets()) {
-    if (dynamic_cast<const IndexMarket*>(market) != nullptr &&
-        is_market_accessible(market->market_id())) {
-      index_market_ids_.push_back(market->market_id());
-    }
-  }
 }
 
 void ArbitrageAgent::submit_orders(Markets markets,
                                    std::vector<Action>* orders) {
-  for (int id : index_market_ids_) {
-    SubmitOrdersForIndex(*static_cast<const IndexMarket*>(markets[id]), orders);
+  // PAMS's order: the index markets among those given, as given (a
+  // runner gives every market in id order).
+  for (const Market* market : markets) {
+    const auto* index = dynamic_cast<const IndexMarket*>(market);
+    if (index != nullptr && is_market_accessible(index->market_id())) {
+      SubmitOrdersForIndex(*index, orders);
+    }
   }
 }
 
@@ -40,7 +39,7 @@ void ArbitrageAgent::SubmitOrdersForIndex(const IndexMarket& index,
   const double market_price = index.get_market_price();
   for (const Market* m : spots) {
     if (m->outstanding_shares() != spots.front()->outstanding_shares()) {
-      throw SimulationError(
+      throw UnsupportedError(
           "ArbitrageAgent " + name() +
           ": the components of an index must have the same outstanding "
           "shares");

@@ -170,7 +170,8 @@ void MarketShareFCNAgent::submit_orders(Markets markets,
     if (is_market_accessible(m->market_id())) candidates_.push_back(m);
   }
   if (candidates_.empty()) {
-    Invalid(*this, "MarketShareFCNAgent has no accessible market");
+    throw AssertionFailure("agent " + name() + " (" + class_name() +
+                           "): MarketShareFCNAgent has no accessible market");
   }
   for (const Market* m : candidates_) {
     weights_.push_back(static_cast<double>(get_sum_trade_volume(*m)) + 1e-10);

@@ -50,7 +50,7 @@ std::optional<double> PriceLimitRule::get_limited_price(
   const double reference_price = market.get_market_price(0);
   if (std::find(target_markets_.begin(), target_markets_.end(), &market) ==
       target_markets_.end()) {
-    throw SimulationError("PriceLimitRule " + name() + ": an order for market " +
+    throw AssertionFailure("PriceLimitRule " + name() + ": an order for market " +
                           market.name() +
                           ", which is not one of its targetMarkets (PAMS "
                           "applies the rule to every order)");

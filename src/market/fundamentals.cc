@@ -154,6 +154,26 @@ void Fundamentals::set_correlation(int market_id1, int market_id2, double corr,
   generated_until_ = time;
 }
 
+void Fundamentals::set_correlation_entry(int market_id1, int market_id2, double corr) {
+  for (auto& [a, b, c] : correlations_) {
+    if (a == market_id1 && b == market_id2) {
+      c = corr;
+      return;
+    }
+  }
+  correlations_.emplace_back(market_id1, market_id2, corr);
+}
+
+bool Fundamentals::erase_correlation_entry(int market_id1, int market_id2) {
+  for (auto it = correlations_.begin(); it != correlations_.end(); ++it) {
+    if (std::get<0>(*it) == market_id1 && std::get<1>(*it) == market_id2) {
+      correlations_.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
 void Fundamentals::remove_correlation(int market_id1, int market_id2,
                                       int64_t time) {
   if (market_id1 == market_id2) {
@@ -238,6 +258,10 @@ void Fundamentals::GenerateNext() {
     const int ia = index_of(a);
     const int ib = index_of(b);
     if (ia == n || ib == n) continue;
+    if (a == b) {
+      throw SimulationError("market " + std::to_string(a) +
+                            " is correlated with itself in the fundamentals");
+    }
     corr[static_cast<size_t>(ia) * n + ib] = c;
     corr[static_cast<size_t>(ib) * n + ia] = c;
   }

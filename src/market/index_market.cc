@@ -35,6 +35,20 @@ void IndexMarket::setup(const Settings& settings) {
   }
 }
 
+void IndexMarket::add_component(const Market& market) {
+  for (const Market* c : components_) {
+    if (c == &market) {
+      throw SimulationError("market " + market.name() + " is a component of index " +
+                            name() + " already");
+    }
+  }
+  if (!market.outstanding_shares()) {
+    throw SimulationError("component market " + market.name() +
+                          " needs outstandingShares");
+  }
+  components_.push_back(&market);
+}
+
 double IndexMarket::compute_fundamental_index(int64_t t) const {
   // Python: total_value = 0 (int); += price * shares; / total_shares.
   double total_value = 0.0;

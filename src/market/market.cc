@@ -85,18 +85,19 @@ void Market::setup(const Settings& settings) {
 // --- History getters ---
 
 void Market::FailTime(int64_t t) const {
+  // PAMS asserts here (AssertionError).
   if (t < 0) {
-    throw SimulationError("market " + name_ + ": cannot read step " +
-                          std::to_string(t) + ", a negative step");
+    throw AssertionFailure("market " + name_ + ": cannot read step " +
+                           std::to_string(t) + ", a negative step");
   }
-  throw SimulationError("market " + name_ + ": cannot read step " +
-                        std::to_string(t) + ", a future step (now " +
-                        std::to_string(time_) + ")");
+  throw AssertionFailure("market " + name_ + ": cannot read step " +
+                         std::to_string(t) + ", a future step (now " +
+                         std::to_string(time_) + ")");
 }
 
 void Market::FailNone(int64_t t, const char* what) const {
-  throw SimulationError("market " + name_ + " has no " + what + " at step " +
-                        std::to_string(t));
+  throw AssertionFailure("market " + name_ + " has no " + what + " at step " +
+                         std::to_string(t));
 }
 
 double Market::get_vwap(int64_t t) const {
@@ -234,6 +235,99 @@ void Market::update_time(double next_fundamental_price) {
     h_.market_prices[t] = next_fundamental_price;
     h_.market_price_is_int[t] = 0;
   }
+}
+
+double Market::LastKnown(const std::vector<double>& history, int64_t t) {
+  for (int64_t i = t - 1; i >= 0; --i) {
+    if (!IsNone(history[i])) return history[i];
+  }
+  return kNone;
+}
+
+void Market::set_time(int64_t time, double next_fundamental_price) {
+  if (time < 0) {
+    throw SimulationError("market " + name_ + ": cannot move to step " +
+                          std::to_string(time));
+  }
+  if (journal_ != nullptr) {
+    throw SimulationError("market " + name_ + ": a market of a parallel run "
+                          "cannot jump in time");
+  }
+  time_ = time;
+  ExpireOrders(&buy_book_);
+  ExpireOrders(&sell_book_);
+  const int64_t t = time_;
+  if (static_cast<size_t>(t) >= history_size_) GrowHistories(t + 1);
+  h_.fundamental_prices[t] = next_fundamental_price;
+  if (t > 0) {
+    // PAMS's _set_time: the last values known before t, the market price
+    // then following the last execution or the mid price when the market
+    // runs and the step before t had one.
+    h_.last_executed_prices[t] = LastKnown(h_.last_executed_prices, t);
+    h_.mid_prices[t] = LastKnown(h_.mid_prices, t);
+    int64_t from = t - 1;
+    while (from >= 0 && IsNone(h_.market_prices[from])) --from;
+    h_.market_prices[t] = from >= 0 ? h_.market_prices[from] : kNone;
+    h_.market_price_is_int[t] = from >= 0 ? h_.market_price_is_int[from] : 0;
+    if (is_running_) {
+      if (!IsNone(h_.last_executed_prices[t - 1])) {
+        h_.market_prices[t] = h_.last_executed_prices[t];
+        h_.market_price_is_int[t] = tick_size_is_int_;
+      } else if (!IsNone(h_.mid_prices[t - 1])) {
+        h_.market_prices[t] = h_.mid_prices[t];
+        h_.market_price_is_int[t] = 0;
+      }
+    }
+  }
+  for (int64_t i = 1; i <= t; ++i) {
+    volume_before_[i] = volume_before_[i - 1] + h_.executed_volumes[i - 1];
+  }
+}
+
+void Market::set_time_only(int64_t time) {
+  if (time < -1) {
+    throw SimulationError("market " + name_ + ": time must be >= -1, got " +
+                          std::to_string(time));
+  }
+  if (journal_ != nullptr) {
+    throw SimulationError("market " + name_ + ": a market of a parallel run "
+                          "cannot jump in time");
+  }
+  if (time >= 0 && static_cast<size_t>(time) >= history_size_) GrowHistories(time + 1);
+  time_ = time;
+  buy_book_.time_ = std::max<int64_t>(time, 0);
+  sell_book_.time_ = std::max<int64_t>(time, 0);
+  for (int64_t i = 1; i <= time; ++i) {
+    volume_before_[i] = volume_before_[i - 1] + h_.executed_volumes[i - 1];
+  }
+}
+
+void Market::set_tick_size(double tick_size, bool is_int) {
+  if (!(tick_size > 0.0) || !std::isfinite(tick_size)) {
+    throw SimulationError("market " + name_ + ": tick size must be a positive number, got " +
+                          PythonFloat(tick_size));
+  }
+  tick_size_ = tick_size;
+  tick_size_is_int_ = is_int;
+}
+
+ExecutionLog Market::execute_orders(double price, int64_t volume, const Order& buy,
+                                    const Order& sell) {
+  if (volume <= 0) {
+    throw SimulationError("market " + name_ + ": an execution needs a positive volume");
+  }
+  if (buy.market_id != market_id_ || sell.market_id != market_id_) {
+    throw SimulationError("market " + name_ + ": an order of another market");
+  }
+  for (const Order* o : {&buy, &sell}) {
+    const Order* held = (o->is_buy ? buy_book_ : sell_book_).find(*o);
+    if (held == nullptr || held->volume < volume) {
+      throw SimulationError("market " + name_ + ": order " + std::to_string(o->order_id) +
+                            " does not rest in its book with volume " +
+                            std::to_string(volume));
+    }
+  }
+  return ExecuteOrders(price, volume, buy, sell);
 }
 
 void Market::GrowHistories(size_t n) {
@@ -430,8 +524,8 @@ std::optional<double> ExecutionPrice(const Order& buy, const Order& sell) {
 
 }  // namespace
 
-ExecutionLog Market::execute_orders(double price, int64_t volume,
-                                    const Order& buy, const Order& sell) {
+ExecutionLog Market::ExecuteOrders(double price, int64_t volume,
+                                   const Order& buy, const Order& sell) {
   if (!is_running_) {
     throw SimulationError("market " + name_ + " is not running");
   }
@@ -517,7 +611,7 @@ void Market::match_orders(std::vector<ExecutionLog>* logs) {
                           ": no execution price could be determined");
   }
   for (const PendingExecution& p : pending_) {
-    logs->push_back(execute_orders(*price, p.volume, p.buy, p.sell));
+    logs->push_back(ExecuteOrders(*price, p.volume, p.buy, p.sell));
   }
 }
 

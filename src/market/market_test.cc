@@ -852,5 +852,61 @@ TEST(MarketTest, ChangeFundamentalPriceScalesAndRegenerates) {
   EXPECT_EQ(m->get_fundamental_price(0), 100.0);
 }
 
+// PAMS's _set_time: a market jumps to a step, its books expire what ran
+// out meanwhile and its prices carry over the last ones known.
+TEST(MarketTest, SetTimeJumpsAndCarriesTheLastPrices) {
+  SimBuilder b;
+  Market* m = b.AddMarket("m", R"({"tickSize": 1.0, "marketPrice": 100.0})");
+  m->set_is_running(true);
+  m->update_time(100.0);
+  Order buy = Order::Limit({.agent_id = 0, .market_id = 0, .is_buy = true, .price = 99.0,
+                            .volume = 1, .ttl = 3});
+  Order sell = Order::Limit({.agent_id = 0, .market_id = 0, .is_buy = false, .price = 101.0,
+                             .volume = 1});
+  m->add_order(&buy);
+  m->add_order(&sell);
+  EXPECT_EQ(m->get_mid_price(), 100.0);
+  m->set_time(10, 90.0);
+  EXPECT_EQ(m->get_time(), 10);
+  EXPECT_EQ(m->get_fundamental_price(), 90.0);
+  // The buy order's ttl ran out (placed at 0, ttl 3); the mid price of step
+  // 0 is carried, and a running market prices at it.
+  EXPECT_EQ(m->buy_order_book().size(), 0u);
+  EXPECT_EQ(m->sell_order_book().size(), 1u);
+  EXPECT_EQ(m->get_mid_price(), 100.0);
+  EXPECT_EQ(m->get_market_price(), 100.0);
+  EXPECT_FALSE(m->get_mid_price(5).has_value());
+  EXPECT_THROW(m->set_time(-1, 1.0), SimulationError);
+  // The clock alone: what the skipped steps hold is None.
+  m->set_time_only(12);
+  EXPECT_EQ(m->get_time(), 12);
+  EXPECT_THROW(m->get_market_price(), AssertionFailure);
+  EXPECT_THROW(m->get_market_price(13), AssertionFailure);
+}
+
+// PAMS's _execute_orders: two resting orders execute at the price given.
+TEST(MarketTest, ExecuteOrdersTradesTwoRestingOrders) {
+  SimBuilder b;
+  Market* m = b.AddMarket("m", R"({"tickSize": 0.5, "marketPrice": 10.0})");
+  m->update_time(10.0);
+  Order buy = Order::Limit({.agent_id = 0, .market_id = 0, .is_buy = true, .price = 11.0,
+                            .volume = 3});
+  Order sell = Order::Limit({.agent_id = 1, .market_id = 0, .is_buy = false, .price = 12.0,
+                             .volume = 2});
+  m->add_order(&buy);
+  m->add_order(&sell);
+  EXPECT_THROW(m->execute_orders(11.5, 1, buy, sell), SimulationError);  // not running
+  m->set_is_running(true);
+  EXPECT_THROW(m->execute_orders(11.5, 0, buy, sell), SimulationError);
+  EXPECT_THROW(m->execute_orders(11.5, 5, buy, sell), SimulationError);  // too much
+  const ExecutionLog log = m->execute_orders(11.5, 2, buy, sell);
+  EXPECT_EQ(log.volume, 2);
+  EXPECT_EQ(log.price, 11.5);
+  EXPECT_EQ(m->get_executed_volume(), 2);
+  EXPECT_EQ(m->get_last_executed_price(), 11.5);
+  EXPECT_EQ(m->buy_order_book().best_order()->volume, 1);
+  EXPECT_TRUE(m->sell_order_book().empty());
+}
+
 }  // namespace
 }  // namespace pams

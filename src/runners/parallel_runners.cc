@@ -57,10 +57,13 @@ void AgentParallelRunner::configure(const Settings& simulation) {
         " and the largest maxNormalOrders " + std::to_string(max_normal_orders) +
         "; it runs as SequentialRunner would");
   } else if (num_parallel_ > max_normal_orders) {
+    // PAMS's words (programs match them).
     this->simulator().warn(
-        "the number of agents asked in parallel is limited by maxNormalOrders (" +
-        std::to_string(max_normal_orders) + ") even if numParallel (" +
-        std::to_string(num_parallel_) + ") is larger");
+        "When " + class_name() +
+        " is used, the maximum number of parallel agents is limited by "
+        "max_normal_orders (" + std::to_string(max_normal_orders) +
+        ") even if numParallel (" + std::to_string(num_parallel_) +
+        ") is set to a larger value.");
   }
 }
 

@@ -159,25 +159,54 @@ void Runner::setup() {
   Attempt([this] { SetFundamentalCorrelations(); });
   Attempt([this] { GenerateAgents(); });
   Attempt([this] { GenerateSessions(); });
-  for (const PendingSetup& pending : pending_setups_) {
+  run_pending_setups();
+}
+
+void Runner::generate_markets(const std::vector<std::string>& groups) {
+  GenerateMarketsOf(groups);
+}
+
+void Runner::set_fundamental_correlation() { SetFundamentalCorrelations(); }
+
+void Runner::generate_agents(const std::vector<std::string>& groups) {
+  GenerateAgentsOf(groups);
+}
+
+void Runner::generate_sessions() { GenerateSessions(); }
+
+std::vector<Runner::PendingSetupView> Runner::pending_setups() const {
+  std::vector<PendingSetupView> out;
+  out.reserve(pending_setups_.size());
+  for (const PendingSetup& p : pending_setups_) out.push_back(p.view);
+  return out;
+}
+
+void Runner::run_pending_setups() {
+  // Setups may add more (none does today); each runs once.
+  std::vector<PendingSetup> pending = std::move(pending_setups_);
+  pending_setups_.clear();
+  for (const PendingSetup& p : pending) {
     // A setup that fails in a way that is not a ConfigError (a plugin class,
     // a rule of the model) still names the entry it came from.
-    Attempt([&pending] {
+    Attempt([&p] {
       try {
-        pending.fn();
+        p.fn();
       } catch (const ConfigError&) {
         throw;
       } catch (const std::exception& e) {
-        throw ConfigError(pending.path, e.what());
+        throw ConfigError(p.path, e.what());
       }
     });
   }
-  pending_setups_.clear();
   const int64_t steps = simulator_->total_steps() + 1;  // and step 0
   for (const auto& market : simulator_->market_objects()) {
     market->reserve_steps(std::min(steps, kReservedSteps));
   }
-  Attempt([&] { configure(simulation); });
+  if (settings_.is_object() && settings_.contains("simulation") &&
+      settings_["simulation"].is_object()) {
+    const Settings simulation = key_log_->Track(settings_["simulation"], "simulation");
+    Attempt([&] { configure(simulation); });
+  }
   if (!replica_) WarnUnreadKeys();
 }
 
@@ -320,9 +349,12 @@ void Runner::configure(const Settings&) {}
 
 void Runner::GenerateMarkets() {
   const Settings simulation = key_log_->Track(settings_["simulation"], "simulation");
-  int market_id = 0;
-  for (const std::string& name : GroupNames(simulation, "markets")) {
-    if (!Attempt([&] { GenerateMarketGroup(name, &market_id); })) {
+  GenerateMarketsOf(GroupNames(simulation, "markets"));
+}
+
+void Runner::GenerateMarketsOf(const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    if (!Attempt([&] { GenerateMarketGroup(name, &next_market_id_); })) {
       failed_groups_.push_back(name);
     }
   }
@@ -389,7 +421,8 @@ void Runner::GenerateMarketGroup(const std::string& name, int* market_id) {
                                             fundamental_price, drift,
                                             volatility);
     }
-    pending_setups_.push_back({name, [market, s] { market->setup(s); }});
+    pending_setups_.push_back({name, [market, s] { market->setup(s); },
+                               {PendingSetupView::Kind::kMarket, market, g.settings, {}}});
     if (fee_json != nullptr) {
       const Settings fee_settings = key_log_->Track(*fee_json, fee->path());
       pending_setups_.push_back(
@@ -401,7 +434,8 @@ void Runner::GenerateMarketGroup(const std::string& name, int* market_id) {
                  fee_class, std::move(fee_init), class_path);
              f->setup(fee_settings);
              market->set_transaction_fee(std::move(f));
-           }});
+           },
+           {PendingSetupView::Kind::kTransactionFee, market, fee_json, {}}});
     }
   }
 }
@@ -459,9 +493,12 @@ void Runner::SetFundamentalCorrelation(const Settings& triple) {
 
 void Runner::GenerateAgents() {
   const Settings simulation = key_log_->Track(settings_["simulation"], "simulation");
-  int agent_id = 0;
-  for (const std::string& name : GroupNames(simulation, "agents")) {
-    Attempt([&] { GenerateAgentGroup(name, &agent_id); });
+  GenerateAgentsOf(GroupNames(simulation, "agents"));
+}
+
+void Runner::GenerateAgentsOf(const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    Attempt([&] { GenerateAgentGroup(name, &next_agent_id_); });
   }
 }
 
@@ -515,7 +552,8 @@ void Runner::GenerateAgentGroup(const std::string& name, int* agent_id) {
         registry_.create_agent(g.class_name, std::move(init), name + ".class"),
         name);
     pending_setups_.push_back(
-        {name, [agent, s, accessible] { agent->setup(s, accessible); }});
+        {name, [agent, s, accessible] { agent->setup(s, accessible); },
+         {PendingSetupView::Kind::kAgent, agent, g.settings, accessible}});
   }
 }
 
@@ -553,7 +591,8 @@ void Runner::GenerateSession(const Settings& s, int* session_id, int* event_id,
   }
   *start_time += steps;
   Session* session_ptr = simulator_->add_session(std::move(session));
-  pending_setups_.push_back({s.path(), [session_ptr, s] { session_ptr->setup(s); }});
+  pending_setups_.push_back({s.path(), [session_ptr, s] { session_ptr->setup(s); },
+                             {PendingSetupView::Kind::kSession, session_ptr, &s.json(), {}}});
   const std::optional<Settings> events = s.find("events");
   if (!events) return;
   const std::vector<std::string> event_names = events->as_string_list();
@@ -576,12 +615,13 @@ void Runner::GenerateSession(const Settings& s, int* session_id, int* event_id,
       init.name = event_name;
       Event* event = simulator_->add_event(registry_.create_event(
           class_name, std::move(init), event_name + ".class"));
-      pending_setups_.push_back({event_name, [event, es] { event->setup(es); }});
+      pending_setups_.push_back({event_name, [event, es] { event->setup(es); },
+                                 {PendingSetupView::Kind::kEvent, event, &es.json(), {}}});
       pending_setups_.push_back({event_name, [this, event] {
         for (const EventHook& hook : event->hook_registration()) {
           simulator_->add_event_hook(hook);
         }
-      }});
+      }, {PendingSetupView::Kind::kEventHooks, event, nullptr, {}}});
     });
   }
 }
@@ -608,7 +648,7 @@ void Runner::run() {
       if (logger_) {
         logger_->process_session_begin_log(SessionBeginLog{*session, sim});
       }
-      IterateMarketUpdates(*session);
+      iterate_market_updates(*session);
       sim.trigger_after_session(*session);
       if (logger_) logger_->process_session_end_log(SessionEndLog{*session, sim});
     }
@@ -684,7 +724,7 @@ void Runner::main(std::FILE* out) {
   std::fflush(out);
 }
 
-void Runner::IterateMarketUpdates(Session& session) {
+void Runner::iterate_market_updates(Session& session) {
   Simulator& sim = *simulator_;
   for (const auto& m : sim.market_objects()) {
     m->set_is_running(session.with_order_execution());
@@ -701,7 +741,7 @@ void Runner::IterateMarketUpdates(Session& session) {
             MarketStepBeginLog{session, *m, sim});
       }
     }
-    if (session.with_order_placement()) UpdateMarkets(session);
+    if (session.with_order_placement()) update_markets(session);
     for (const auto& m : sim.market_objects()) {
       if (logger_) {
         logger_->process_market_step_end_log(MarketStepEndLog{session, *m, sim});
@@ -713,15 +753,58 @@ void Runner::IterateMarketUpdates(Session& session) {
   }
 }
 
-void Runner::UpdateMarkets(Session& session) {
+void Runner::update_markets(Session& session) {
+  collect_orders(session);
+  HandleOrders(session);
+}
+
+void Runner::collect_orders(Session& session) {
   // PAMS shuffles every normal agent every step, even when one will be
   // asked: the agents asked are the first ones of the shuffle, and finish()
   // draws what the rest of it would have drawn.
   agent_sample_.start(&prng_, simulator_->normal_frequency_agents());
   n_batches_ = 0;
-  collect_orders_from_normal_agents(session, &agent_sample_);
+  if (collect_sequentially_) {
+    Runner::collect_orders_from_normal_agents(session, &agent_sample_);
+  } else {
+    collect_orders_from_normal_agents(session, &agent_sample_);
+  }
   agent_sample_.finish();
+}
+
+std::span<Runner::Batch> Runner::reset_batches(size_t n) {
+  if (batches_.size() < n) batches_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    batches_[i].agent = nullptr;
+    batches_[i].actions.clear();
+  }
+  n_batches_ = n;
+  return {batches_.data(), n};
+}
+
+void Runner::handle_orders(Session& session) {
+  kept_hf_batches_.clear();
+  for (size_t i = 0; i < n_batches_; ++i) ValidateActions(session, batches_[i]);
   HandleOrders(session);
+}
+
+void Runner::handle_high_frequency_orders(Session& session) {
+  kept_hf_batches_.clear();
+  HandleHighFrequencyOrders(session);
+}
+
+void Runner::process_order(Session& session, Action& action) {
+  Batch batch;
+  const int agent_id = ActionAgentId(action);
+  batch.agent = simulator_->find_agent(agent_id);
+  if (batch.agent == nullptr) {
+    throw InvalidOrderError("no agent has id " + std::to_string(agent_id),
+                            InvalidOrderError::Reason::kInvalidField);
+  }
+  batch.actions.push_back(std::move(action));
+  ValidateActions(session, batch);
+  ProcessOrder(session, batch.actions, 0);
+  action = std::move(batch.actions[0]);
 }
 
 void Runner::collect_orders_from_normal_agents(Session& session,
@@ -752,6 +835,7 @@ void Runner::commit_batch(const Session& session) {
 
 void Runner::call_submit_orders(Agent* agent, std::vector<Action>* actions) {
   try {
+    if (dispatch_ && dispatch_(agent, actions)) return;
     agent->submit_orders(markets(), actions);
   } catch (const std::exception& e) {
     throw SimulationError("agent " + agent->name() + " (" + agent->class_name() +
@@ -762,30 +846,48 @@ void Runner::call_submit_orders(Agent* agent, std::vector<Action>* actions) {
 }
 
 void Runner::ValidateActions(const Session& session, const Batch& batch) const {
+  if (batch.actions.empty()) return;
   const Agent& agent = *batch.agent;
+  auto fail_for = [&](InvalidOrderError::Reason reason, const std::string& what) {
+    throw InvalidOrderError("agent " + agent.name() + " (" + agent.class_name() +
+                                ") submitted an invalid order at step " +
+                                std::to_string(simulator_->time()) + ": " + what,
+                            reason);
+  };
   auto fail = [&](const std::string& what) {
-    throw SimulationError("agent " + agent.name() + " (" + agent.class_name() +
-                          ") submitted an invalid order at step " +
-                          std::to_string(simulator_->time()) + ": " + what);
+    fail_for(InvalidOrderError::Reason::kInvalidField, what);
   };
   if (!session.with_order_placement()) {
-    fail("orders are not accepted in session " + session.name());
+    fail_for(InvalidOrderError::Reason::kNotAccepted,
+             "orders are not accepted in session " + session.name());
   }
-  const int n_markets = static_cast<int>(simulator_->markets().size());
   for (size_t i = 0; i < batch.actions.size(); ++i) {
     const Action& action = batch.actions[i];
     if (ActionAgentId(action) != agent.agent_id()) {
-      fail("spoofing order is not allowed (agent_id " +
-           std::to_string(ActionAgentId(action)) + " is not its own)");
+      fail_for(InvalidOrderError::Reason::kSpoofing,
+               "spoofing order is not allowed (agent_id " +
+                   std::to_string(ActionAgentId(action)) + " is not its own)");
     }
     const Order& o = std::holds_alternative<Order>(action)
                          ? std::get<Order>(action)
                          : std::get<Cancel>(action).order;
-    if (o.market_id < 0 || o.market_id >= n_markets) {
+    if (simulator_->find_market(o.market_id) == nullptr) {
       fail("no market has id " + std::to_string(o.market_id));
     }
     if (const auto* cancel = std::get_if<Cancel>(&action)) {
       const int32_t earlier = cancel->same_batch_order;
+      if (cancel->other_batch >= 0) {
+        const int32_t b = cancel->other_batch;
+        const std::vector<Action>* actions =
+            static_cast<size_t>(b) < n_batches_ ? &batches_[b].actions : nullptr;
+        if (actions == nullptr || earlier < 0 || static_cast<size_t>(earlier) >= actions->size() ||
+            !std::holds_alternative<Order>((*actions)[earlier]) ||
+            std::get<Order>((*actions)[earlier]).market_id != o.market_id) {
+          fail("a cancel's other_batch and same_batch_order must name an order of the same "
+               "market");
+        }
+        continue;
+      }
       if (earlier != -1 &&
           (earlier < 0 || static_cast<size_t>(earlier) >= i ||
            !std::holds_alternative<Order>(batch.actions[earlier]) ||
@@ -851,6 +953,7 @@ void Runner::HandleHighFrequencyOrders(Session& session) {
     for (size_t i = 0; i < hf_batch_.actions.size(); ++i) {
       ProcessOrder(session, hf_batch_.actions, i);
     }
+    if (keep_hf_batches_) kept_hf_batches_.push_back(hf_batch_);
   }
   hf_sample_.finish();
 }
@@ -869,7 +972,21 @@ void Runner::ProcessOrder(Session& session, std::vector<Action>& batch, size_t i
     Cancel& cancel = std::get<Cancel>(action);
     market = &sim.market(cancel.market_id());
     bool placed_this_step = false;
-    if (cancel.same_batch_order >= 0) {
+    if (cancel.other_batch >= 0) {
+      // An order of another batch handed back by a program: placed before
+      // this cancel, or the cancel is refused (PAMS: not submitted before).
+      const Order& other =
+          std::get<Order>(batches_[cancel.other_batch].actions[cancel.same_batch_order]);
+      if (!other.is_placed()) {
+        throw InvalidOrderError("the order to cancel is not placed yet (its batch comes "
+                                "later in this step)",
+                                InvalidOrderError::Reason::kInvalidField);
+      }
+      cancel.order = other;
+      cancel.same_batch_order = -1;
+      cancel.other_batch = -1;
+      placed_this_step = true;
+    } else if (cancel.same_batch_order >= 0) {
       // Placed by now (ValidateActions checked the index).
       cancel.order = std::get<Order>(batch[cancel.same_batch_order]);
       cancel.same_batch_order = -1;

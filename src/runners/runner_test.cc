@@ -11,6 +11,7 @@
 #include "pams/runners/runner.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -55,6 +56,8 @@ const char* kBaseConfig = R"({
 })";
 
 Json Base() { return Json::parse(kBaseConfig); }
+
+uint64_t Bits(double x) { return std::bit_cast<uint64_t>(x); }
 
 Json& Session0(Json& c) { return c["simulation"]["sessions"][0]; }
 
@@ -530,6 +533,128 @@ TEST(RunnerTest, ASmallValidConfigRuns) {
   const double before = sim.markets()[0]->get_fundamental_price(7);
   const double at = sim.markets()[0]->get_fundamental_price(8);
   EXPECT_LT(at / before, 0.95);
+}
+
+// The config of ASmallValidConfigRuns: index, arbitrage, shock, limit.
+Json RicherConfig() {
+  Json config = Base();
+  config["simulation"]["markets"] = Json::array({"Market", "Index"});
+  config["Market"]["numMarkets"] = 2;
+  config["Market"]["outstandingShares"] = 1000;
+  config["Market"]["fundamentalVolatility"] = 0.01;
+  config["Index"] = Json::parse(R"({"class": "IndexMarket", "tickSize": 0.01,
+      "marketPrice": 300.0, "markets": ["Market-0", "Market-1"]})");
+  config["FCNAgents"]["markets"] = Json::array({"Market", "Index"});
+  config["simulation"]["agents"] = Json::array({"FCNAgents", "Arb"});
+  config["Arb"] = Json::parse(R"({"class": "ArbitrageAgent",
+      "markets": ["Market", "Index"], "assetVolume": 50, "cashAmount": 10000,
+      "orderVolume": 1, "orderThresholdPrice": 1.0})");
+  Json second = Session0(config);
+  second["sessionName"] = 1;
+  second["iterationSteps"] = 30;
+  second["maxNormalOrders"] = 2;
+  second["events"] = Json::array({"Shock", "Rule"});
+  config["simulation"]["sessions"].push_back(second);
+  config["Shock"] = Json::parse(R"({"class": "FundamentalPriceShock",
+      "target": "Market-0", "triggerTime": 3, "priceChangeRate": -0.1})");
+  config["Rule"] = Json::parse(R"({"class": "PriceLimitRule",
+      "targetMarkets": ["Market-0", "Market-1", "Index"], "triggerChangeRate": 0.1})");
+  return config;
+}
+
+// A program that calls run()'s steps itself, in run()'s order, with the
+// batches handed back as it got them (PAMS's _run written out, as pamsenvs
+// drives a simulation): run()'s results bit for bit.
+TEST(RunnerTest, StepsCalledOneByOneGiveRunsResults) {
+  const ClassRegistry registry = ClassRegistry::WithBuiltins();
+  MarketStepSaver by_run, by_hand;
+  SequentialRunner a(RicherConfig(), Random(11), &by_run, registry);
+  a.setup();
+  a.run();
+
+  SequentialRunner b(RicherConfig(), Random(11), nullptr, registry);
+  b.generate_markets({"Market", "Index"});
+  b.set_fundamental_correlation();
+  b.generate_agents({"FCNAgents", "Arb"});
+  b.generate_sessions();
+  const auto pending = b.pending_setups();
+  ASSERT_EQ(pending.size(), 3u + 4u + 2u + 2u * 2u);
+  EXPECT_EQ(pending[0].kind, Runner::PendingSetupView::Kind::kMarket);
+  EXPECT_EQ(pending[3].accessible_market_ids, (std::vector<int>{0, 1, 2}));
+  b.run_pending_setups();
+  EXPECT_TRUE(b.pending_setups().empty());
+  Simulator& sim = b.simulator();
+  sim.update_times_on_markets();
+  for (const auto& session : sim.sessions()) {
+    sim.set_current_session(session.get());
+    sim.trigger_before_session(*session);
+    for (const auto& m : sim.market_objects()) m->set_is_running(session->with_order_execution());
+    for (int64_t step = 0; step < session->iteration_steps(); ++step) {
+      for (const auto& m : sim.market_objects()) sim.trigger_before_step_for_market(*m);
+      if (session->with_order_placement()) {
+        b.collect_orders(*session);
+        // Handed back: the same batches, copied out and in again.
+        std::vector<Runner::Batch> copies(b.batches().begin(), b.batches().end());
+        std::span<Runner::Batch> back = b.reset_batches(copies.size());
+        std::copy(copies.begin(), copies.end(), back.begin());
+        b.handle_orders(*session);
+      }
+      for (const auto& m : sim.market_objects()) {
+        by_hand.process_market_step_end_log(MarketStepEndLog{*session, *m, sim});
+        sim.trigger_after_step_for_market(*m);
+      }
+      sim.update_times_on_markets();
+    }
+    sim.trigger_after_session(*session);
+  }
+  ASSERT_EQ(by_hand.market_step_logs().size(), by_run.market_step_logs().size());
+  for (size_t i = 0; i < by_run.market_step_logs().size(); ++i) {
+    const auto& x = by_run.market_step_logs()[i];
+    const auto& y = by_hand.market_step_logs()[i];
+    EXPECT_EQ(Bits(x.market_price), Bits(y.market_price)) << i;
+    EXPECT_EQ(Bits(x.fundamental_price), Bits(y.fundamental_price)) << i;
+  }
+  for (size_t i = 0; i < sim.agents().size(); ++i) {
+    EXPECT_EQ(Bits(sim.agents()[i]->cash_amount()),
+              Bits(a.simulator().agents()[i]->cash_amount()));
+  }
+  EXPECT_EQ(b.prng_state(), a.prng_state());
+}
+
+// The steps' refusals say which of PAMS's rules an order broke.
+TEST(RunnerTest, StepsRefuseOrdersWithPamsReasons) {
+  const ClassRegistry registry = ClassRegistry::WithBuiltins();
+  SequentialRunner runner(Base(), Random(1), nullptr, registry);
+  runner.setup();
+  Simulator& sim = runner.simulator();
+  sim.update_times_on_markets();
+  Session& session = *sim.sessions()[0];
+  auto reason = [&](Action action) {
+    try {
+      runner.process_order(session, action);
+    } catch (const InvalidOrderError& e) {
+      return static_cast<int>(e.reason());
+    }
+    return -1;
+  };
+  const Order ok = Order::Limit({.agent_id = 0, .market_id = 0, .is_buy = true,
+                                 .price = 300.0, .volume = 1});
+  EXPECT_EQ(reason(ok), -1);
+  Order bad = ok;
+  bad.volume = 0;
+  EXPECT_EQ(reason(bad), static_cast<int>(InvalidOrderError::Reason::kInvalidField));
+  session.set_with_order_placement(false);
+  EXPECT_EQ(reason(ok), static_cast<int>(InvalidOrderError::Reason::kNotAccepted));
+  session.set_with_order_placement(true);
+  std::span<Runner::Batch> batches = runner.reset_batches(1);
+  batches[0].agent = &sim.agent(1);
+  batches[0].actions.push_back(ok);  // agent 0's order in agent 1's batch
+  try {
+    runner.handle_orders(session);
+    FAIL() << "spoofing was accepted";
+  } catch (const InvalidOrderError& e) {
+    EXPECT_EQ(e.reason(), InvalidOrderError::Reason::kSpoofing);
+  }
 }
 
 TEST(RunnerTest, NumberedNamesFromToAndPrefix) {

@@ -1,6 +1,7 @@
 #include "pams/simulator/simulator.h"
 
 #include <cstdio>
+#include <string>
 
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
@@ -41,20 +42,61 @@ Agent* Simulator::find_agent(const std::string& name) const {
   return it == name_to_agent_.end() ? nullptr : it->second;
 }
 
+void Simulator::FailNoId(const char* what, int id) {
+  throw SimulationError(std::string("no ") + what + " has id " + std::to_string(id));
+}
+
+template <typename T>
+T*& Simulator::IdSlot(std::vector<T*>* by_id, int id, const char* what) {
+  if (id < 0 || id >= kMaxId) {
+    throw SimulationError(std::string(what) + " id " + std::to_string(id) +
+                          " is outside [0, " + std::to_string(kMaxId) + ")");
+  }
+  if (static_cast<size_t>(id) >= by_id->size()) by_id->resize(id + 1, nullptr);
+  T*& slot = (*by_id)[id];
+  if (slot != nullptr) {
+    throw SimulationError(std::string(what) + " id " + std::to_string(id) +
+                          " is used twice");
+  }
+  return slot;
+}
+
+const std::string& Simulator::agent_group(const Agent& agent) const {
+  static const std::string kNone;
+  auto it = agent_group_of_.find(&agent);
+  return it == agent_group_of_.end() ? kNone : it->second;
+}
+
+const std::string& Simulator::market_group(const Market& market) const {
+  static const std::string kNone;
+  auto it = market_group_of_.find(&market);
+  return it == market_group_of_.end() ? kNone : it->second;
+}
+
 Market* Simulator::add_market(std::unique_ptr<Market> market,
                               const std::string& group) {
-  if (market->market_id() != static_cast<int>(markets_.size())) {
-    throw SimulationError("market ids must be assigned in order");
-  }
+  return AddMarket(Held<Market>(market.release()), group);
+}
+
+Market* Simulator::add_market_borrowed(Market* market, const std::string& group) {
+  return AddMarket(Held<Market>(market, MaybeOwned{false}), group);
+}
+
+Market* Simulator::AddMarket(Held<Market> market, const std::string& group) {
   if (name_to_market_.count(market->name())) {
     throw ConfigError(group, "market name \"" + market->name() +
                                  "\" is used twice");
   }
+  Market*& slot = IdSlot(&market_by_id_, market->market_id(), "market");
   Market* m = market.get();
+  slot = m;
   markets_.push_back(std::move(market));
   const_markets_.push_back(m);
   name_to_market_[m->name()] = m;
-  market_groups_[group].push_back(m);
+  if (!group.empty()) {
+    market_groups_[group].push_back(m);
+    market_group_of_[m] = group;
+  }
   if (auto* index = dynamic_cast<IndexMarket*>(m)) {
     index_markets_.push_back(index);
   } else {
@@ -65,22 +107,38 @@ Market* Simulator::add_market(std::unique_ptr<Market> market,
 
 Agent* Simulator::add_agent(std::unique_ptr<Agent> agent,
                             const std::string& group) {
-  if (agent->agent_id() != static_cast<int>(agents_.size())) {
-    throw SimulationError("agent ids must be assigned in order");
-  }
+  return AddAgent(Held<Agent>(agent.release()), group);
+}
+
+Agent* Simulator::add_agent_borrowed(Agent* agent, const std::string& group) {
+  return AddAgent(Held<Agent>(agent, MaybeOwned{false}), group);
+}
+
+Agent* Simulator::AddAgent(Held<Agent> agent, const std::string& group) {
   if (name_to_agent_.count(agent->name())) {
     throw ConfigError(group, "agent name \"" + agent->name() +
                                  "\" is used twice");
   }
+  Agent*& slot = IdSlot(&agent_by_id_, agent->agent_id(), "agent");
   Agent* a = agent.get();
+  slot = a;
   agents_.push_back(std::move(agent));
   name_to_agent_[a->name()] = a;
+  if (!group.empty()) agent_group_of_[a] = group;
   (a->is_high_frequency() ? high_frequency_agents_ : normal_agents_)
       .push_back(a);
   return a;
 }
 
 Session* Simulator::add_session(std::unique_ptr<Session> session) {
+  return AddSession(Held<Session>(session.release()));
+}
+
+Session* Simulator::add_session_borrowed(Session* session) {
+  return AddSession(Held<Session>(session, MaybeOwned{false}));
+}
+
+Session* Simulator::AddSession(Held<Session> session) {
   if (name_to_session_.count(session->name())) {
     throw ConfigError("simulation.sessions", "session name \"" +
                                                  session->name() +
@@ -94,8 +152,13 @@ Session* Simulator::add_session(std::unique_ptr<Session> session) {
 }
 
 Event* Simulator::add_event(std::unique_ptr<Event> event) {
-  events_.push_back(std::move(event));
+  events_.push_back(Held<Event>(event.release()));
   return events_.back().get();
+}
+
+Event* Simulator::add_event_borrowed(Event* event) {
+  events_.push_back(Held<Event>(event, MaybeOwned{false}));
+  return event;
 }
 
 void Simulator::add_event_hook(const EventHook& hook) {
@@ -127,6 +190,7 @@ void Simulator::add_event_hook(const EventHook& hook) {
       slot = hook.is_before ? kMarketBefore : kMarketAfter;
       break;
   }
+  all_hooks_.push_back(hook);
   HookTable& table = hooks_[slot];
   if (!hook.time) {
     table.always.push_back(hook);
@@ -165,6 +229,28 @@ void Simulator::update_times_on_markets() {
   for (IndexMarket* index : index_markets_) {
     index->update_time(index->compute_fundamental_index(index->get_time() + 1));
   }
+}
+
+void Simulator::update_time_on_market(Market& market) {
+  if (auto* index = dynamic_cast<IndexMarket*>(&market)) {
+    index->update_time(index->compute_fundamental_index(index->get_time() + 1));
+  } else {
+    market.update_time(fundamentals_.get_fundamental_price(market.market_id(),
+                                                           market.get_time() + 1));
+  }
+}
+
+void Simulator::update_times_on_markets(std::span<Market* const> markets) {
+  for (Market* m : markets) {
+    if (dynamic_cast<IndexMarket*>(m) == nullptr) update_time_on_market(*m);
+  }
+  for (Market* m : markets) {
+    if (dynamic_cast<IndexMarket*>(m) != nullptr) update_time_on_market(*m);
+  }
+  for (Market* m : markets) {
+    if (m->get_time() > time_) time_ = m->get_time();
+  }
+  if (journal_ != nullptr) journal_->RecordTime(time_);
 }
 
 void Simulator::update_agents_for_execution(

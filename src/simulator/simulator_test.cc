@@ -286,7 +286,7 @@ TEST(SimulatorTest, LookupsAndGroups) {
   EXPECT_EQ(*sim.find_market_group("A"), (std::vector<const Market*>{a, a1}));
   EXPECT_EQ(sim.find_market_group("nope"), nullptr);
   EXPECT_EQ(&sim.market(1), a1);
-  EXPECT_THROW(sim.market(3), std::out_of_range);
+  EXPECT_THROW(sim.market(3), SimulationError);
   ASSERT_EQ(sim.markets().size(), 3u);
   EXPECT_EQ(sim.markets()[2], c);
 
@@ -316,9 +316,10 @@ TEST(SimulatorTest, DuplicateNamesAreRejected) {
   }
   EXPECT_EQ(sim.markets().size(), 1u);
 
-  // Ids must follow the order of addition.
+  // An id is one market's (any id in [0, kMaxId): PAMS's tests build
+  // markets by hand with ids of their choice).
   MarketInit skip;
-  skip.market_id = 5;
+  skip.market_id = 0;
   skip.simulator = &sim;
   skip.name = "other";
   EXPECT_THROW(sim.add_market(std::make_unique<Market>(std::move(skip)), "G"),
@@ -336,7 +337,7 @@ TEST(SimulatorTest, DuplicateNamesAreRejected) {
     EXPECT_EQ(e.path(), "Agents");
   }
   AgentInit bad_id;
-  bad_id.agent_id = 3;
+  bad_id.agent_id = 0;
   bad_id.simulator = &sim.view();
   bad_id.name = "b";
   EXPECT_THROW(sim.add_agent(std::make_unique<TestAgent>(std::move(bad_id)), "B"),
@@ -423,6 +424,96 @@ TEST(SimulatorTest, WarnPrintsEachMessageOnce) {
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(err,
             "warning: first message\nwarning: second message\nwarning: third\n");
+}
+
+// Objects a program builds and keeps (PAMS's tests build them by hand): the
+// simulator refers to them, finds them by id whatever the ids, and leaves
+// them to their owner.
+TEST(SimulatorTest, BorrowedObjectsAreFoundByIdAndNotDeleted) {
+  std::vector<std::unique_ptr<Market>> markets;
+  std::vector<std::unique_ptr<TestAgent>> agents;
+  std::vector<std::string> record;
+  {
+    Simulator sim(Random(3));
+    for (int id : {5, 2}) {
+      MarketInit init{.market_id = id, .prng = Random(1)};
+      init.simulator = &sim;
+      init.name = "m" + std::to_string(id);
+      markets.push_back(std::make_unique<Market>(std::move(init)));
+      sim.add_market_borrowed(markets.back().get(), id == 5 ? "group" : "");
+    }
+    AgentInit init{.agent_id = 7, .prng = Random(2)};
+    init.simulator = &sim.view();
+    init.name = "a7";
+    agents.push_back(std::make_unique<TestAgent>(std::move(init)));
+    sim.add_agent_borrowed(agents.back().get(), "agents");
+    EXPECT_EQ(&sim.market(5), markets[0].get());
+    EXPECT_EQ(&sim.market(2), markets[1].get());
+    EXPECT_EQ(sim.find_market(3), nullptr);
+    EXPECT_THROW(sim.market(3), SimulationError);
+    EXPECT_EQ(&sim.agent(7), agents[0].get());
+    EXPECT_EQ(&sim.view().market(2), markets[1].get());
+    EXPECT_EQ(sim.market_group(*markets[0]), "group");
+    EXPECT_EQ(sim.market_group(*markets[1]), "");
+    EXPECT_EQ(sim.agent_group(*agents[0]), "agents");
+    // An id taken or out of range is refused.
+    MarketInit again{.market_id = 5, .prng = Random(1)};
+    again.simulator = &sim;
+    again.name = "other";
+    Market other(std::move(again));
+    EXPECT_THROW(sim.add_market_borrowed(&other, ""), SimulationError);
+    MarketInit huge{.market_id = Simulator::kMaxId, .prng = Random(1)};
+    huge.simulator = &sim;
+    huge.name = "huge";
+    Market too_big(std::move(huge));
+    EXPECT_THROW(sim.add_market_borrowed(&too_big, ""), SimulationError);
+    // Hooks are kept in the order they were added.
+    RecordingEvent event(&sim, 0, "e", &record);
+    sim.add_event_borrowed(&event);
+    EventHook hook;
+    hook.event = &event;
+    hook.hook_type = HookType::kMarket;
+    hook.is_before = false;
+    sim.add_event_hook(hook);
+    hook.hook_type = HookType::kOrder;
+    hook.is_before = true;
+    sim.add_event_hook(hook);
+    ASSERT_EQ(sim.event_hooks().size(), 2u);
+    EXPECT_EQ(sim.event_hooks()[1].hook_type, HookType::kOrder);
+  }
+  // The simulator is gone; what it borrowed still works.
+  EXPECT_EQ(markets[0]->name(), "m5");
+  EXPECT_EQ(agents[0]->agent_id(), 7);
+}
+
+// PAMS's _update_times_on_markets(markets): the given markets, index
+// markets after the others whatever the order given, each to its next step.
+TEST(SimulatorTest, SomeMarketsMoveOnAsTheSimulatorMovesAll) {
+  SimBuilder a(4), b(4);
+  for (SimBuilder* s : {&a, &b}) {
+    s->AddMarket("m0", R"({"tickSize": 0.01, "marketPrice": 300.0,
+                           "outstandingShares": 100})", 1, 0.0, 0.01);
+    s->AddMarket("m1", R"({"tickSize": 0.01, "marketPrice": 200.0,
+                           "outstandingShares": 300})", 2, 0.0, 0.02);
+    s->AddMarket<IndexMarket>("i", R"({"tickSize": 0.01, "marketPrice": 250.0,
+                                       "markets": ["m0", "m1"]})");
+  }
+  for (int t = 0; t < 5; ++t) {
+    a.sim().update_times_on_markets();
+    std::vector<Market*> given = {&b.sim().market(2), &b.sim().market(1),
+                                  &b.sim().market(0)};
+    b.sim().update_times_on_markets(given);
+    EXPECT_EQ(b.sim().time(), a.sim().time());
+    for (int id = 0; id < 3; ++id) {
+      EXPECT_EQ(Bits(b.sim().market(id).get_fundamental_price()),
+                Bits(a.sim().market(id).get_fundamental_price()))
+          << "market " << id << " step " << t;
+    }
+  }
+  // One market alone moves alone.
+  b.sim().update_time_on_market(b.sim().market(0));
+  EXPECT_EQ(b.sim().market(0).get_time(), 5);
+  EXPECT_EQ(b.sim().market(1).get_time(), 4);
 }
 
 }  // namespace

@@ -30,11 +30,7 @@ std::span<const Market* const> SimulatorView::markets() const {
 }
 
 const Market& SimulatorView::market(int market_id) const {
-  const Markets all = simulator_->markets();
-  if (market_id < 0 || static_cast<size_t>(market_id) >= all.size()) {
-    throw SimulationError("no market has id " + std::to_string(market_id));
-  }
-  return *all[market_id];
+  return simulator_->market(market_id);
 }
 
 const Market* SimulatorView::find_market(std::string_view name) const {
@@ -54,10 +50,7 @@ int SimulatorView::num_agents() const {
 }
 
 AgentView SimulatorView::agent(int agent_id) const {
-  if (agent_id < 0 || agent_id >= num_agents()) {
-    throw SimulationError("no agent has id " + std::to_string(agent_id));
-  }
-  return AgentView(simulator_->agents()[agent_id].get());
+  return AgentView(&simulator_->agent(agent_id));
 }
 
 std::optional<AgentView> SimulatorView::find_agent(std::string_view name) const {

@@ -174,9 +174,16 @@ def test_python_classes_that_cannot_run_say_why():
     assert info.value.__notes__ == ["creating agent FCNAgents-0 (NoOrders)"]
     with pytest.raises(TypeError, match="takes a class"):
         runner.class_register(42)
-    with pytest.raises(NotImplementedError, match="cannot run the Python class dict: Python "
-                                                  "subclasses of Agent"):
-        runner.class_register(dict)
+    # Any class is kept, as PAMS keeps it (find_class looks there); a config
+    # naming one that is no agent, market or event is refused by name.
+    runner = pams_cpp.SequentialRunner(settings=config, prng=random.Random(1))
+    runner.class_register(dict)
+    assert dict in runner.registered_classes
+    config["FCNAgents"]["class"] = "dict"
+    runner = pams_cpp.SequentialRunner(settings=config, prng=random.Random(1))
+    runner.class_register(dict)
+    with pytest.raises(pams_cpp.ConfigError, match="FCNAgents.class"):
+        runner.main()
 
 
 def test_a_runner_with_python_agents_is_collected():

@@ -35,9 +35,6 @@ class PAMS_EXPORT ArbitrageAgent : public HighFrequencyAgent {
   void SubmitOrdersForIndex(const IndexMarket& index,
                             std::vector<Action>* orders);
 
-  // The accessible index markets, in market-id order (found in setup: a
-  // simulation's markets do not change).
-  std::vector<int> index_market_ids_;
   int64_t order_volume_ = 1;
   double order_threshold_price_ = 1.0;
   int64_t order_time_length_ = 1;

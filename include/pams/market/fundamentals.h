@@ -55,6 +55,39 @@ class PAMS_EXPORT Fundamentals {
 
   int64_t generated_until() const { return generated_until_; }
 
+  // --- PAMS's attributes, for programs that read or change them (the
+  // Python package). ---
+  // The markets in the order they were added.
+  const std::vector<int>& market_ids() const { return market_ids_; }
+  // REQUIRES (else SimulationError): the market was added.
+  double initial(int market_id) const { return path(market_id).initial; }
+  int64_t start_at(int market_id) const { return path(market_id).start_at; }
+  // The prices generated so far (from step 0).
+  const std::vector<double>& prices(int market_id) const {
+    return path(market_id).prices;
+  }
+  // (id1, id2, corr) in the order they were set.
+  const std::vector<std::tuple<int, int, double>>& correlations() const {
+    return correlations_;
+  }
+  // Sets or removes one entry of the correlations as PAMS's dict does
+  // (correlation[(id1, id2)] = corr): unchecked, and nothing regenerates
+  // until generated_until is moved. A pair of one market with itself makes
+  // the next generation fail.
+  void set_correlation_entry(int market_id1, int market_id2, double corr);
+  // Returns false when there is no such entry.
+  bool erase_correlation_entry(int market_id1, int market_id2);
+  // Everything after `time` is generated again when next asked for.
+  // REQUIRES: 0 <= time <= generated_until().
+  void set_generated_until(int64_t time) { generated_until_ = time; }
+  // Generates the next chunk (PAMS's _generate_next). Throws
+  // SimulationError when the correlations make no covariance matrix (not
+  // positive definite, or a market correlated with itself).
+  void generate_next() { GenerateNext(); }
+  static constexpr int64_t chunk_size() { return kChunkSize; }
+  Random& prng() { return prng_; }
+  NumpyRandom& np_prng() { return np_prng_; }
+
  private:
   struct Path {
     bool registered = false;

@@ -44,6 +44,10 @@ class PAMS_EXPORT IndexMarket : public Market {
   const std::vector<const Market*>& get_components() const {
     return components_;
   }
+  // Adds a component (PAMS's _add_market; setup() adds those it names).
+  // REQUIRES (else SimulationError): market has outstanding shares and is
+  // not a component yet. market outlives this index.
+  void add_component(const Market& market);
   bool is_all_markets_running() const;
 
  private:

@@ -184,6 +184,11 @@ class PAMS_EXPORT Market {
     return h_.market_price_is_int[t] != 0;
   }
 
+  // Every history entry kept, also those after get_time() (PAMS's lists
+  // hold them: None or 0 until their step), for programs that show the
+  // histories whole.
+  const Histories& history_entries() const { return h_; }
+
   // Whole histories for steps 0..get_time() (empty before the first step).
   std::span<const double> market_prices() const;
   std::span<const double> mid_prices() const;
@@ -245,7 +250,28 @@ class PAMS_EXPORT Market {
   // Advances to the next step (t -> t + 1): expires orders, extends the
   // histories and carries prices forward.
   void update_time(double next_fundamental_price);
+  // Jumps to step `time` (PAMS's _set_time): expires orders, extends the
+  // histories and carries forward the last prices known before `time`.
+  // REQUIRES (else SimulationError): time >= 0.
+  void set_time(int64_t time, double next_fundamental_price);
+  // Sets the clock alone, as a program assigning PAMS's market.time does:
+  // the histories of the steps skipped hold their defaults (None or 0).
+  // REQUIRES (else SimulationError): time >= -1.
+  void set_time_only(int64_t time);
+  // Executes `volume` of two resting orders at `price` (PAMS's
+  // _execute_orders; execution() calls it for each matched pair).
+  // REQUIRES (else SimulationError): the market is running, both orders
+  // rest in this market's books with at least `volume` left, volume > 0.
+  ExecutionLog execute_orders(double price, int64_t volume, const Order& buy,
+                              const Order& sell);
   void set_is_running(bool running);
+  // Sets the tick size and the outstanding shares as setup() does, for
+  // programs that build a market by hand (PAMS's attributes).
+  // REQUIRES (else SimulationError): tick_size > 0 and finite.
+  void set_tick_size(double tick_size, bool is_int);
+  void set_outstanding_shares(std::optional<int64_t> shares) {
+    outstanding_shares_ = shares;
+  }
   // Allocates the histories for steps 0..steps-1 now, so that the run does
   // not grow them (the runner calls it after setup with the run's length).
   void reserve_steps(int64_t steps) {
@@ -272,15 +298,6 @@ class PAMS_EXPORT Market {
   virtual OrderLog place_order(Order* order);
   // REQUIRES: *logs is empty.
   virtual void match_orders(std::vector<ExecutionLog>* logs);
-
-  // Executes `volume` between two resting orders at `price` (PAMS's
-  // _execute_orders): charges the transaction fee, takes the volume off
-  // both orders (removing filled ones), updates the histories, logs the
-  // execution and returns its log. Throws SimulationError if the market is
-  // not running or a fee is not finite. REQUIRES: both orders rest in this
-  // market's books with at least `volume` left, volume > 0.
-  ExecutionLog execute_orders(double price, int64_t volume, const Order& buy,
-                              const Order& sell);
 
  private:
   friend class SimulationJournal;
@@ -330,6 +347,16 @@ class PAMS_EXPORT Market {
   SimulationJournal* JournalFor(const MutationScope& scope) const {
     return scope.outermost() ? journal_ : nullptr;
   }
+  // execute_orders without its checks (PAMS's _execute_orders): charges
+  // the transaction fee, takes the volume off both orders (removing filled
+  // ones), updates the histories, logs the execution and returns its log.
+  // Throws SimulationError if the market is not running or a fee is not
+  // finite. REQUIRES: both orders rest in this market's books with at least
+  // `volume` left, volume > 0.
+  ExecutionLog ExecuteOrders(double price, int64_t volume, const Order& buy,
+                             const Order& sell);
+  // The last value before step t that is not None (NaN if none).
+  static double LastKnown(const std::vector<double>& history, int64_t t);
 
   int market_id_;
   Random prng_;

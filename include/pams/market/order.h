@@ -104,6 +104,11 @@ struct PAMS_EXPORT Cancel {
   // market_id only; the runner completes it from the placed order. -1: not
   // used.
   int32_t same_batch_order = -1;
+  // For a program that hands a step's batches back to the runner
+  // (Runner::reset_batches): the batch whose action same_batch_order names,
+  // when it is another batch (that order must be placed by the time the
+  // cancel is). -1: this cancel's own batch. Never sent to workers.
+  int32_t other_batch = -1;
 
   int agent_id() const { return order.agent_id; }
   int market_id() const { return order.market_id; }

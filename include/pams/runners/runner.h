@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,92 @@ class PAMS_EXPORT Runner {
     return static_cast<bool>(worker_initializer_fn_);
   }
 
+  // --- The steps setup() and run() are made of, in PAMS's names
+  // (_generate_markets, ..., _collect_orders_from_normal_agents,
+  // _handle_orders). A program may call them itself to build or drive a
+  // simulation step by step, as PAMS's tests and pamsenvs do: a run made of
+  // the same calls in run()'s order gives run()'s results bit for bit, since
+  // run() makes exactly these calls. They throw what setup() and run() do.
+
+  // Creates the markets of these groups (and their fundamentals), drawing
+  // their seeds; their setups are deferred (pending_setups()).
+  void generate_markets(const std::vector<std::string>& groups);
+  // Reads simulation.fundamentalCorrelations.
+  void set_fundamental_correlation();
+  void generate_agents(const std::vector<std::string>& groups);
+  // Creates the sessions and their events (simulation.sessions).
+  void generate_sessions();
+  // A setup generate_* deferred until every object exists (PAMS's
+  // _pending_setups), in the order they will run.
+  struct PendingSetupView {
+    enum class Kind { kMarket, kAgent, kSession, kEvent, kEventHooks, kTransactionFee };
+    Kind kind;
+    // The Market, Agent, Session or Event (kTransactionFee: the Market whose
+    // fee is made and set up)
+    void* object;
+    const Json* settings = nullptr;  // null for kEventHooks
+    std::vector<int> accessible_market_ids;  // kAgent only
+  };
+  std::vector<PendingSetupView> pending_setups() const;
+  // Runs the pending setups (then reserves the markets' histories, reads
+  // the runner's own keys and warns about unread keys, as setup() ends).
+  void run_pending_setups();
+
+  // One session's steps (PAMS's _iterate_market_updates).
+  void iterate_market_updates(Session& session);
+  // One step's orders: collect, then handle (PAMS's _update_markets).
+  void update_markets(Session& session);
+  // Asks the normal agents in PAMS's shuffled order for orders, as
+  // update_markets() does, and keeps them as this step's batches (see
+  // batches()), replacing the batches there were.
+  void collect_orders(Session& session);
+  // Whether collect_orders() asks the agents one after the other on the
+  // calling thread even in a parallel runner (same batches, by the parallel
+  // runners' contract): for steps a program drives, outside run(), where no
+  // workers run.
+  void set_collect_sequentially(bool on) { collect_sequentially_ = on; }
+  // One batch of actions of one agent, as collected or as given back to
+  // handle_orders().
+  struct Batch {
+    Agent* agent = nullptr;
+    std::vector<Action> actions;
+  };
+  // The batches collect_orders() made, in collection order.
+  std::span<Batch> batches() { return {batches_.data(), n_batches_}; }
+  // Replaces the batches by `n` empty ones to fill (a program handing
+  // orders back). REQUIRES: each is given its agent (for the checks and
+  // callbacks of its orders: the agent of its first action).
+  std::span<Batch> reset_batches(size_t n);
+  // The order handle_orders() processed the batches in last (their
+  // indices in batches()).
+  const std::vector<uint32_t>& handled_batch_order() const {
+    return shuffled_batch_order_;
+  }
+  // Processes the batches in shuffled order, each followed by the
+  // high-frequency agents' turn when the session's rate draws it (PAMS's
+  // _handle_orders). Checks every batch first (InvalidOrderError).
+  void handle_orders(Session& session);
+  // The high-frequency agents' turn (PAMS's _handle_high_frequency_orders).
+  void handle_high_frequency_orders(Session& session);
+  // Processes one order or cancel and the executions it causes (PAMS's
+  // _process_order). Throws InvalidOrderError for an action the session or
+  // the market refuses.
+  void process_order(Session& session, Action& action);
+  // Whether handle_orders() and handle_high_frequency_orders() keep the
+  // high-frequency agents' batches (hf_batches()) for the caller, as
+  // PAMS's _handle_orders returns them. Off in run().
+  void set_keep_high_frequency_batches(bool keep) { keep_hf_batches_ = keep; }
+  const std::vector<Batch>& hf_batches() const { return kept_hf_batches_; }
+  // Asks `agent` for its orders, unless the program driving the runner
+  // answers for it: dispatch(agent, actions) returns true when it filled
+  // *actions itself (e.g. with what a Python method replaced at run time
+  // returns). Empty: the engine asks every agent. REQUIRES: not during
+  // run() of a parallel runner.
+  void set_submit_orders_dispatch(
+      std::function<bool(Agent*, std::vector<Action>*)> dispatch) {
+    dispatch_ = std::move(dispatch);
+  }
+
   Simulator& simulator() { return *simulator_; }
   const Simulator& simulator() const { return *simulator_; }
   const Json& settings() const { return settings_; }
@@ -119,6 +206,10 @@ class PAMS_EXPORT Runner {
   // Makes the runner's generator continue from `state` (what such a
   // program drew from it in the meantime). REQUIRES: not while run() runs.
   void set_prng_state(const Random::State& state) { prng_.setstate(state); }
+  // The runner's generator itself, for a program that draws from it
+  // between steps (the Python package's random.Random over it).
+  // REQUIRES: not used while run() runs on another thread.
+  Random& generator() { return prng_; }
   double initialization_seconds() const { return initialization_seconds_; }
   double execution_seconds() const { return execution_seconds_; }
 
@@ -133,12 +224,6 @@ class PAMS_EXPORT Runner {
   // Subclasses' constructors name their class (ClassRegistry::create_runner
   // sets the registered name).
   void set_class_name(std::string name) { class_name_ = std::move(name); }
-
-  // One batch of actions from one agent.
-  struct Batch {
-    Agent* agent = nullptr;
-    std::vector<Action> actions;
-  };
 
   // Asks normal agents, in shuffled order (agents->next()), for orders
   // until session.max_normal_orders() of them returned some, committing one
@@ -185,6 +270,9 @@ class PAMS_EXPORT Runner {
   friend class internal::RunnerAccess;  // set_replica in worker processes
   void GenerateMarkets();
   void GenerateMarketGroup(const std::string& name, int* market_id);
+  // The checks and setup steps run for whichever group names.
+  void GenerateMarketsOf(const std::vector<std::string>& names);
+  void GenerateAgentsOf(const std::vector<std::string>& names);
   void SetFundamentalCorrelations();
   void SetFundamentalCorrelation(const Settings& triple);
   void GenerateAgents();
@@ -192,8 +280,6 @@ class PAMS_EXPORT Runner {
   void GenerateSessions();
   void GenerateSession(const Settings& session, int* session_id, int* event_id,
                        int64_t* start_time);
-  void IterateMarketUpdates(Session& session);
-  void UpdateMarkets(Session& session);
   void HandleOrders(Session& session);
   void HandleHighFrequencyOrders(Session& session);
   void ProcessOrder(Session& session, std::vector<Action>& batch, size_t i);
@@ -236,6 +322,7 @@ class PAMS_EXPORT Runner {
   struct PendingSetup {
     std::string path;
     std::function<void()> fn;
+    PendingSetupView view;
   };
   std::vector<PendingSetup> pending_setups_;
   // Resolved settings of each group, kept alive for the setups.
@@ -249,6 +336,14 @@ class PAMS_EXPORT Runner {
   std::vector<uint32_t> batch_order_;
   std::vector<uint32_t> shuffled_batch_order_;
   Batch hf_batch_;
+  bool keep_hf_batches_ = false;
+  bool collect_sequentially_ = false;
+  std::vector<Batch> kept_hf_batches_;
+  std::function<bool(Agent*, std::vector<Action>*)> dispatch_;
+  // Market ids and agent ids given out so far (generate_* may be called
+  // group by group).
+  int next_market_id_ = 0;
+  int next_agent_id_ = 0;
   std::vector<ExecutionLog> execution_logs_;
 
   const std::atomic<bool>* stop_flag_ = nullptr;

@@ -51,6 +51,18 @@ class PAMS_EXPORT Session {
   }
   Random& prng() { return prng_; }
 
+  // PAMS's sessions are plain attributes that programs may change between
+  // steps (e.g. a test turning order placement off).
+  void set_iteration_steps(int64_t steps) { iteration_steps_ = steps; }
+  void set_max_normal_orders(int64_t n) { max_normal_orders_ = n; }
+  void set_max_high_frequency_orders(int64_t n) { max_high_frequency_orders_ = n; }
+  void set_with_order_placement(bool on) { with_order_placement_ = on; }
+  void set_with_order_execution(bool on) { with_order_execution_ = on; }
+  void set_with_print(bool on) { with_print_ = on; }
+  void set_high_frequency_submission_rate(double rate) {
+    high_frequency_submission_rate_ = rate;
+  }
+
  private:
   int session_id_;
   Random prng_;

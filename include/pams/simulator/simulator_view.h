@@ -77,7 +77,8 @@ class PAMS_EXPORT SimulatorView {
 
   // The markets, in market-id order.
   std::span<const Market* const> markets() const;
-  // REQUIRES (else SimulationError): 0 <= market_id < markets().size().
+  // REQUIRES (else SimulationError): a market has that id (ids are
+  // positions, except in simulations built by hand).
   const Market& market(int market_id) const;
   // nullptr when no market has that name.
   const Market* find_market(std::string_view name) const;
@@ -86,7 +87,7 @@ class PAMS_EXPORT SimulatorView {
 
   // Every agent, normal and high-frequency, in agent-id order.
   int num_agents() const;
-  // REQUIRES (else SimulationError): 0 <= agent_id < num_agents().
+  // REQUIRES (else SimulationError): an agent has that id.
   AgentView agent(int agent_id) const;
   std::optional<AgentView> find_agent(std::string_view name) const;
 

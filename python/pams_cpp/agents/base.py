@@ -96,6 +96,8 @@ class Agent(ABC):
         name: str,
         logger: Optional[Logger] = None,
     ) -> None:
+        if "_engine" not in vars(self):
+            _build_engine_agent(self, agent_id, prng, simulator, name)
         self.agent_id: int = agent_id
         self.name: str = name
         self.prng: random.Random = prng
@@ -204,6 +206,24 @@ class Agent(ABC):
 # of PAMS's development branch: samples/*/ of the repository), by engine
 # class name, as their modules define them.
 _FACES: Dict[str, type] = {}
+
+
+def _build_engine_agent(agent: Agent, agent_id: int, prng, simulator, name: str) -> None:
+    """The engine agent of an agent a program builds by hand (PAMS's
+    FCNAgent(agent_id=..., prng=..., simulator=..., name=...)): an engine agent
+    of its nearest built-in class in the simulation of `simulator`, whose
+    built-in code draws from `prng` (the object given, as in PAMS)."""
+    context = getattr(simulator, "_context", None)
+    if context is None:
+        return  # no pams_cpp simulation: the agent stays detached (see _Detached)
+    if not isinstance(prng, random.Random):
+        raise TypeError(f"{type(agent).__name__}: prng must be a random.Random, got "
+                        f"{type(prng).__name__}")
+    from .._random import state_of
+    from ..runners.base import _agent_class
+
+    agent._engine = context.new_agent(agent, _agent_class(type(agent), None), int(agent_id),
+                                      *state_of(prng), str(name))
 
 
 class _BuiltinAgent(Agent):

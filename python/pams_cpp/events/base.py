@@ -83,6 +83,8 @@ class EventABC(ABC):
         simulator: "Simulator",  # noqa: F821
         name: str,
     ) -> None:
+        if vars(self).get("_engine") is None:
+            _build_engine_event(self, event_id, prng, session, simulator, name)
         self.event_id: int = event_id
         self.prng: random.Random = prng
         self.simulator = simulator
@@ -130,6 +132,28 @@ class EventABC(ABC):
         """After a market's step."""
 
 
+def _build_engine_event(event: EventABC, event_id: int, prng, session, simulator,
+                        name: str) -> None:
+    """The engine event of an event a program builds by hand (PAMS's
+    FundamentalPriceShock(event_id=..., ...)): an engine event of its nearest
+    built-in class in the simulation of `simulator`."""
+    context = getattr(simulator, "_context", None)
+    if context is None:
+        return  # no pams_cpp simulation: a plain Python object
+    if not isinstance(prng, random.Random):
+        raise TypeError(f"{type(event).__name__}: prng must be a random.Random, got "
+                        f"{type(prng).__name__}")
+    from .. import _core
+    from .._random import state_of
+    from ..runners.base import _event_class
+
+    if not isinstance(session, _core.Session):
+        raise TypeError(f"{type(event).__name__}: session must be a pams_cpp Session, got "
+                        f"{type(session).__name__}")
+    event._engine = context.new_event(event, _event_class(type(event), None), int(event_id),
+                                      *state_of(prng), session, str(name))
+
+
 class _EngineEvent(EventABC):
     """An event of a class the engine runs in C++ (a plugin's)."""
 
@@ -174,7 +198,7 @@ class BuiltinEvent(EventABC):
 
     def hook_registration(self) -> List[EventHook]:
         """The hooks of the built-in class (EventHooks of this event)."""
-        return self._engine._base_hook_registration()
+        return self._engine._base_hook_registration(self)
 
     def _state(self, key: str) -> Any:
         return self._engine._state[key]

@@ -14,7 +14,7 @@ class TradingHaltRule(BuiltinEvent):
 
     def hooked_after_execution(self, simulator, execution_log) -> None:
         """Starts a halt when the price moved too far (the engine's code)."""
-        self._engine._base_hooked_after_execution()
+        self._engine._base_hooked_after_execution(execution_log)
 
     def hooked_before_step_for_market(self, simulator, market) -> None:
         """Ends a halt whose time is up (the engine's code)."""

@@ -7,7 +7,10 @@ OrderLog, CancelLog and ExecutionLog in their callbacks.
 from typing import List
 from typing import Optional
 
+from .. import _core
 from ..order import OrderKind  # noqa: F401  (PAMS's logs.base has it too)
+
+_feed_logger = _core._feed_logger
 
 
 class Log:
@@ -204,8 +207,18 @@ class Logger:
         self.process(logs=self.pending_logs)
         self.pending_logs = []
 
+    # Whether the logs written to this logger go to its engine logger (the
+    # engine's loggers: what a program driving a simulation by hand writes).
+    _feeds_engine = False
+
     def process(self, logs: List[Log]) -> None:
-        """Hands each log to its process_*_log method."""
+        """Hands each log to its process_*_log method (an engine logger's
+        to the engine)."""
+        if self._feeds_engine:
+            engine = self._engine
+            for log in logs:
+                _feed_logger(engine, log)
+            return
         for log in logs:
             method = _PROCESS.get(type(log))
             if method is None:
@@ -275,10 +288,12 @@ LOG_KINDS = {
 }
 
 
+_LOGGING_NAMES = tuple(sorted({name for names in LOG_KINDS.values() for name in names}))
+
+
 def overrides_logging(cls: type, base: type) -> bool:
     """Whether cls overrides a method of base that processes logs."""
-    names = {name for names in LOG_KINDS.values() for name in names}
-    return any(getattr(cls, name) is not getattr(base, name) for name in names)
+    return any(getattr(cls, name) is not getattr(base, name) for name in _LOGGING_NAMES)
 
 
 

@@ -23,6 +23,8 @@ class _CsvLogger(Logger):
         self.path = os.fsdecode(path)
         self._engine = self._engine_class(self.path)
 
+    _feeds_engine = True
+
     def _engine_logger(self):
         if overrides_logging(type(self), _CsvLogger):
             raise NotImplementedError(

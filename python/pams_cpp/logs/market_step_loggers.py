@@ -29,12 +29,31 @@ class MarketStepPrintLogger(Logger):
         super().__init__()
         self._engine = _core.StdoutStepPrinter()
 
+    _feeds_engine = True
+
+    def process(self, logs) -> None:
+        """Prints the market step end logs among logs."""
+        super().process(logs)
+        _core._flush_logger(self._engine)
+
     def _engine_logger(self):
         if overrides_logging(type(self), MarketStepPrintLogger):
             raise NotImplementedError(
                 f"{type(self).__name__} overrides methods of MarketStepPrintLogger, which "
                 "runs in the engine: subclass pams_cpp.logs.Logger to process logs in Python")
         return self._engine
+
+
+_OWN_WAY = {}
+
+
+def _processes_own_way(cls) -> bool:
+    """Whether a MarketStepSaver class overrides how logs are processed
+    (once per class)."""
+    own = _OWN_WAY.get(cls)
+    if own is None:
+        own = _OWN_WAY[cls] = overrides_logging(cls, MarketStepSaver)
+    return own
 
 
 class MarketStepSaver(Logger):
@@ -45,9 +64,17 @@ class MarketStepSaver(Logger):
         self._engine = _core.MarketStepSaver()
         self._logs: List[Dict] = []
 
+    # Logs written to it (a simulation driven by hand) go to the engine's
+    # saver, unless a subclass processes them its own way.
+    _feeds_engine = True
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._feeds_engine = not _processes_own_way(cls)
+
     def _engine_logger(self):
         # A subclass that processes logs its own way is a Python logger.
-        return None if overrides_logging(type(self), MarketStepSaver) else self._engine
+        return None if _processes_own_way(type(self)) else self._engine
 
     @property
     def market_step_logs(self) -> List[Dict]:

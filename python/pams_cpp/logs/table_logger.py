@@ -26,6 +26,8 @@ class TableLogger(Logger):
         super().__init__()
         self._engine = _core.TableLogger(steps=steps, agents=agents, events=events)
 
+    _feeds_engine = True
+
     def _engine_logger(self):
         if overrides_logging(type(self), TableLogger):
             raise NotImplementedError(

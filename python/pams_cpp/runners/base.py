@@ -19,11 +19,13 @@ from .. import _core
 from .._progress import progress_bar
 from .._progress import require_tqdm
 from .._random import EngineRandom
+from .._random import bind_to_engine
 from .._random import set_state_of
 from .._random import state_of
 from ..logs.base import LOG_KINDS
 from ..logs.base import Logger
 from ..simulator import Simulator
+from ..simulator import check_simulator_class
 
 
 class Runner:
@@ -48,7 +50,9 @@ class Runner:
                 ``random.Random()`` when None).
             logger (Logger, Optional): a logger (MarketStepSaver,
                 MarketStepPrintLogger, the CSV loggers).
-            simulator_class: PAMS's argument; only Simulator is supported.
+            simulator_class: the class of ``self.simulator``: Simulator or a
+                subclass (its fields and methods work; one that overrides a
+                method the engine's loop runs is refused, naming it).
         """
         _check_overrides(type(self))
         config_directory = ""
@@ -65,9 +69,7 @@ class Runner:
         else:
             raise TypeError("settings must be the config: a dict, the path of a JSON file (str or "
                             f"os.PathLike) or an open file, got {_describe(settings)}")
-        if simulator_class is not Simulator:
-            raise TypeError("pams_cpp runs its own Simulator: simulator_class must be "
-                            "pams_cpp.Simulator")
+        check_simulator_class(simulator_class)
         self._prng: random.Random = prng if prng is not None else random.Random()
         self.logger = logger
         loggers = []
@@ -86,19 +88,28 @@ class Runner:
         self._core = _core.Runner(self._engine_class, self.settings, words, index,
                                   gauss_next, loggers, config_directory)
         self._put_prng_back()
-        self.simulator = Simulator(self._core.simulator)
+        # The given random.Random becomes a view of the engine runner's
+        # generator (same object, same draws), so that steps called one by
+        # one copy no state.
+        self._generator = _core._runner_generator(self._core)
+        self._prng_is_engine = bind_to_engine(self._prng, self._generator)
+        self.simulator = simulator_class._for_runner(self._core)
+        if logger is not None:
+            self.simulator.logger = logger
         if logger is not None and logger._engine_logger() is None:
             self._core.add_python_logger(logger, **_log_kinds(type(logger)))
             logger._set_simulator(self.simulator)
 
     def _take_prng(self) -> None:
         # What the caller drew from its generator meanwhile counts.
-        if _has_state(self._prng):
-            self._core.set_prng_state(*state_of(self._prng))
+        if getattr(self, "_prng_is_engine", False) or not _has_state(self._prng):
+            return
+        self._core.set_prng_state(*state_of(self._prng))
 
     def _put_prng_back(self) -> None:
-        if _has_state(self._prng):
-            set_state_of(self._prng, *self._core.prng_state())
+        if getattr(self, "_prng_is_engine", False) or not _has_state(self._prng):
+            return
+        set_state_of(self._prng, *self._core.prng_state())
 
     def main(self, progress: bool = False) -> None:
         """Sets up and runs the simulation, then prints PAMS's timing lines.
@@ -160,6 +171,12 @@ class Runner:
                 self._core.alias_class(cls.__name__, engine_base)
                 self.registered_classes.append(cls)
             return  # a built-in class
+        if not issubclass(cls, (Agent, _core.Market, EventABC, TransactionFee)):
+            # PAMS keeps any class (find_class looks there); only agents,
+            # markets, events and transaction fees are classes a config names
+            # for the engine.
+            self.registered_classes.append(cls)
+            return
         if issubclass(cls, Agent):
             self._core.register_agent_class(_agent_class(cls, self._make_agent))
         elif issubclass(cls, _core.Market):
@@ -186,12 +203,6 @@ class Runner:
             info.name = cls.__name__
             info.maker = lambda market_id: self._make_transaction_fee(cls, market_id)
             self._core.register_transaction_fee_class(info)
-        else:
-            raise NotImplementedError(
-                f"pams_cpp cannot run the Python class {cls.__name__}: Python "
-                "subclasses of Agent, of the built-in agents, of Market, IndexMarket, "
-                "EventABC, the built-in events and TransactionFee run"
-            )
         self.registered_classes.append(cls)
 
     def _make_agent(self, cls: Type, engine_agent) -> Any:
@@ -395,7 +406,8 @@ def _check_overrides(cls: Type) -> None:
     Overriding main, _setup, _run or class_register (and calling super())
     works; so do methods of the subclass's own."""
     for klass in cls.__mro__:
-        if klass.__module__.startswith("pams_cpp."):
+        # pams_cpp's own classes (named pams.* under install_as_pams).
+        if klass.__module__.startswith(("pams_cpp.", "pams.")):
             break
         for name in _ENGINE_STEPS:
             if name in vars(klass):

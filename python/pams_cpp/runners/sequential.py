@@ -1,4 +1,26 @@
-"""SequentialRunner: every agent is called in turn (PAMS's SequentialRunner)."""
+"""SequentialRunner: every agent is called in turn (PAMS's SequentialRunner).
+
+Besides ``main()``, its steps are PAMS's: ``_setup()`` is
+``_generate_markets``, ``_set_fundamental_correlation``,
+``_generate_agents`` and ``_generate_sessions`` followed by the
+``_pending_setups``; ``_run()`` loops over ``_iterate_market_updates``,
+whose steps are ``_update_markets`` = ``_collect_orders_from_normal_agents``
++ ``_handle_orders`` (with ``_handle_high_frequency_orders`` and
+``_process_order``). Each runs the engine's step, the code ``main()`` runs,
+so a program that drives a simulation by calling them in ``_run``'s order
+(as PAMS's tests and pamsenvs do) gets ``main()``'s results bit for bit.
+"""
+from typing import Any
+from typing import Callable
+from typing import Dict
+from typing import List
+from typing import Optional
+from typing import Tuple
+from typing import Union
+
+from .. import _core
+from ..order import Cancel
+from ..order import Order
 from .base import Runner
 
 
@@ -7,5 +29,243 @@ class SequentialRunner(Runner):
 
     _engine_class = "SequentialRunner"
 
+    # --- PAMS's setup steps
+
+    def _generate_markets(self, market_type_names: List[str]) -> None:
+        """Creates the markets of these config groups (their setups wait in
+        _pending_setups)."""
+        self._step(_core._runner_generate_markets, list(market_type_names))
+        self.simulator.markets  # noqa: B018  (hands the engine the new list)
+
+    def _set_fundamental_correlation(self) -> None:
+        """Reads simulation.fundamentalCorrelations.
+
+        Raises:
+            NotImplementedError: a kind of correlation other than "pairwise".
+            ValueError: a bad entry.
+        """
+        simulation = self.settings.get("simulation", {})
+        correlations = simulation.get("fundamentalCorrelations", {}) \
+            if isinstance(simulation, dict) else {}
+        if isinstance(correlations, dict):
+            for key in correlations:
+                if key != "pairwise":
+                    raise NotImplementedError(
+                        f"{key} for simulation.fundamentalCorrelations is not supported")
+        self._step(_core._runner_set_fundamental_correlation)
+
+    def _generate_agents(self, agent_type_names: List[str]) -> None:
+        """Creates the agents of these config groups (their setups wait in
+        _pending_setups)."""
+        self._step(_core._runner_generate_agents, list(agent_type_names))
+
+    def _generate_sessions(self) -> None:
+        """Creates the sessions and their events (their setups wait in
+        _pending_setups)."""
+        self._step(_core._runner_generate_sessions)
+
+    @property
+    def _pending_setups(self) -> List[Tuple[Callable, Dict[str, Any]]]:
+        """PAMS's (setup method, keyword arguments) of each object generated
+        and not set up yet, in the order they will run."""
+        out: List[Tuple[Callable, Dict[str, Any]]] = []
+        for kind, engine, settings, ids in _core._runner_pending_setups(self._core):
+            if kind == "market":
+                out.append((engine.setup, {"settings": settings}))
+            elif kind == "agent":
+                agent = self.simulator._python_agent(engine)
+                out.append((agent.setup, {"settings": settings,
+                                          "accessible_markets_ids": list(ids)}))
+            elif kind == "session":
+                out.append((engine.setup, {"settings": settings}))
+            elif kind == "event":
+                event = self.simulator._event_object(engine)
+                out.append((event.setup, {"settings": settings}))
+            elif kind == "transaction_fee":
+                out.append((_transaction_fee_setup, {"_market": engine}))
+            else:
+                event = self.simulator._event_object(engine)
+                out.append((_event_hook_setup, {"_event": event}))
+        return out
+
+    # --- PAMS's run steps
+
+    def _collect_orders_from_normal_agents(
+        self, session: "Session"  # noqa: F821
+    ) -> List[List[Union[Order, Cancel]]]:
+        """Asks the normal agents, in shuffled order, for orders until
+        session.max_normal_orders of them returned some; returns their lists.
+
+        Raises:
+            AssertionError: orders while the session accepts none.
+            ValueError: an order of another agent.
+        """
+        return self._step(_core._runner_collect_orders, session, self._ask())
+
+    def _handle_orders(
+        self, session: "Session", local_orders: List[List[Union[Order, Cancel]]]  # noqa: F821
+    ) -> List[List[Union[Order, Cancel]]]:
+        """Processes the lists in shuffled order, each followed by the
+        high-frequency agents' turn when the session's rate draws it;
+        returns the lists processed (high-frequency agents' last).
+
+        Raises:
+            AssertionError: orders while the session accepts none.
+            ValueError: an order of another agent.
+            NotImplementedError: something that is neither an Order nor a Cancel.
+        """
+        return self._step(_core._runner_handle_orders, session, local_orders, self._ask())
+
+    def _handle_high_frequency_orders(
+        self, session: "Session"  # noqa: F821
+    ) -> List[List[Union[Order, Cancel]]]:
+        """The high-frequency agents' turn; returns their lists."""
+        return self._step(_core._runner_handle_high_frequency_orders, session, self._ask())
+
+    def _process_order(self, session: "Session", order: Union[Order, Cancel]) -> None:  # noqa: F821
+        """Processes one order or cancel and the executions it causes.
+
+        Raises:
+            AssertionError: the session accepts no orders.
+            NotImplementedError: neither an Order nor a Cancel.
+        """
+        if not isinstance(order, (Order, Cancel)):
+            raise NotImplementedError(f"neither an Order nor a Cancel: {order!r}")
+        self._step(_core._runner_process_order, session, order)
+
+    def _update_markets(self, session: "Session") -> None:  # noqa: F821
+        """One step's orders: _collect_orders_from_normal_agents, then
+        _handle_orders."""
+        self._step(_core._runner_update_markets, session, self._ask())
+
+    def _iterate_market_updates(self, session: "Session") -> None:  # noqa: F821
+        """The steps of one session (hooks, logs, orders, time)."""
+        self._step(_core._runner_iterate_market_updates, session, self._ask())
+
+    # --- helpers
+
+    def _method_checks(self):
+        """The (class __dict__, name, original) checks of the built-in
+        agent classes this simulation's agents inherit from (found once per
+        set of agents: a step then makes a few identity checks)."""
+        sizes = self.simulator._core.sizes
+        cached = vars(self).get("_checks_for")
+        if cached is not None and cached[0] == sizes:
+            return cached[1]
+        classes = set()
+        for engine_agent in self.simulator._core.agents:
+            obj = engine_agent.python_object
+            cls = type(obj) if obj is not None else _builtin_class(engine_agent.class_name)
+            if cls is not None:
+                classes.update(cls.__mro__)
+        checks = [c for c, cls in zip(_CHECKS, _CHECKED_CLASSES) if cls in classes] \
+            if classes else list(_CHECKS)
+        self._checks_for = (sizes, checks)
+        return checks
+
+    def _step(self, step, *args):
+        if not self.simulator._markets_handed:
+            # Reading the markets hands the engine the simulator's list
+            # (Simulator.markets), which Python agents get as `markets`.
+            self.simulator.markets  # noqa: B018
+        if self._prng_is_engine:
+            return step(self._core, *args)
+        self._take_prng()
+        try:
+            return step(self._core, *args)
+        finally:
+            self._put_prng_back()
+
+    def _ask(self) -> Optional[Callable]:
+        """What the engine asks instead of a built-in agent's own code: the
+        submit_orders a program put in place of a built-in class's at run
+        time (as PAMS's tests do with unittest.mock.patch); None when there
+        is none (then the engine asks every agent itself)."""
+        checks = self._method_checks()
+        if not any(namespace.get(name) is not original for namespace, name, original in checks):
+            return None
+        simulator = self.simulator
+
+        def ask(engine_agent):
+            agent = simulator._python_agent(engine_agent)
+            if not _uses_replaced_method(type(agent)):
+                return None
+            return agent.submit_orders(markets=simulator.markets)
+
+        return ask
+
+
+def _event_hook_setup(_event) -> None:
+    """PAMS's pending setup that registers an event's hooks."""
+    for hook in _event.hook_registration():
+        _event.simulator._add_event(hook)
+
+
+_event_hook_setup.__name__ = "event_hook_setup"  # PAMS's name for it
+
+
+_SUBMIT_METHODS = ("submit_orders", "submit_orders_by_market")
+_ORIGINAL_METHODS: Dict[type, Dict[str, Any]] = {}
+# (class __dict__, name, original) of each built-in agent method: checked
+# at every step, so kept flat.
+_CHECKS: List[Tuple[Any, str, Any]] = []
+_CHECKED_CLASSES: List[type] = []  # the class of each check
+
+
+def _builtin_agent_classes():
+    from .. import agents
+
+    out = []
+    for name in agents.__all__:
+        cls = getattr(agents, name)
+        if isinstance(cls, type) and "_engine_base" in vars(cls):
+            out.append(cls)
+    return out
+
+
+def _builtin_class(name: str):
+    from .. import agents
+
+    cls = getattr(agents, name, None)
+    return cls if isinstance(cls, type) else None
+
+
+def _remember_methods() -> None:
+    for cls in _builtin_agent_classes():
+        _ORIGINAL_METHODS[cls] = {m: vars(cls).get(m) for m in _SUBMIT_METHODS}
+        for m in _SUBMIT_METHODS:
+            _CHECKS.append((vars(cls), m, vars(cls).get(m)))
+            _CHECKED_CLASSES.append(cls)
+
+
+def _replaced_builtin_methods() -> bool:
+    """Whether a built-in agent class's submit_orders was replaced at run
+    time (a few identity checks a step)."""
+    return any(namespace.get(name) is not original for namespace, name, original in _CHECKS)
+
+
+def _uses_replaced_method(cls: type) -> bool:
+    """Whether agents of cls would run a replaced built-in method: their
+    submit_orders (or FCNAgent's submit_orders_by_market) resolves to a
+    built-in class's attribute that is not the original."""
+    for name in _SUBMIT_METHODS:
+        for klass in cls.__mro__:
+            if name in vars(klass):
+                if klass in _ORIGINAL_METHODS and vars(klass)[name] is not \
+                        _ORIGINAL_METHODS[klass].get(name):
+                    return True
+                break
+    return False
+
+
+_remember_methods()
 
 __all__ = ["SequentialRunner"]
+
+
+def _transaction_fee_setup(_market: Any) -> None:
+    """A market's transaction fee (PAMS's development branch) is made and
+    set up by the runner's own setup, not by hand."""
+    raise NotImplementedError(
+        f"the transaction fee of market {_market.name} is made and set up by the runner's "
+        "setup (runner._setup()), not from _pending_setups by hand")

@@ -9,15 +9,18 @@ _SPACES = ("pams_cpp", "pams_cpp.agents", "pams_cpp.events", "pams_cpp.logs", "p
 
 
 def find_class(name: str, optional_class_list: Optional[List[Type]] = None) -> Type:
-    """The class called `name` among pams_cpp's markets, agents, events,
+    """The class (or object) called `name` among pams_cpp's markets, agents, events,
     loggers and utilities, or among `optional_class_list` (user classes:
     runners take them through class_register). Raises AttributeError unless
     exactly one class has the name."""
     found: List[Type] = []
     for space in _SPACES:
-        candidate = getattr(importlib.import_module(space), name, None)
-        if isinstance(candidate, type) and candidate not in found:
-            found.append(candidate)
+        module = importlib.import_module(space)
+        # Whatever the name is there (PAMS finds LIMIT_ORDER too), once.
+        if hasattr(module, name):
+            candidate = getattr(module, name)
+            if all(candidate is not f for f in found):
+                found.append(candidate)
     for cls in optional_class_list or []:
         if cls.__name__ == name and cls not in found:
             found.append(cls)

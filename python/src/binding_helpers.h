@@ -1,0 +1,70 @@
+// Helpers for the bindings that extend classes bound elsewhere (the
+// methods of PAMS's objects built by hand: hand_built.cc and its siblings):
+// adding a method or a property to an already bound class, raising a
+// Python exception of PAMS's kind, and an engine object from a PAMS object.
+// Header-only; the GIL is held wherever they run.
+
+#ifndef PAMS_PYTHON_SRC_BINDING_HELPERS_H_
+#define PAMS_PYTHON_SRC_BINDING_HELPERS_H_
+
+#include <nanobind/nanobind.h>
+
+#include <string>
+#include <utility>
+
+namespace pams::python {
+
+namespace nb = nanobind;
+
+// Raises a Python exception of `type` (PAMS's ValueError, AssertionError, ...).
+[[noreturn]] inline void Raise(PyObject* type, const std::string& message) {
+  PyErr_SetString(type, message.c_str());
+  throw nb::python_error();
+}
+
+// Drops what an already bound class defines under `name` (a function
+// defined there again would become an overload of it).
+inline void Forget(nb::handle cls, const char* name) {
+  nb::object dict = cls.attr("__dict__");
+  if (PySequence_Contains(dict.ptr(), nb::str(name).ptr()) == 1) nb::delattr(cls, name);
+}
+
+// Adds a method to an already bound class (replacing one of that name).
+template <typename F, typename... Extra>
+void Method(nb::handle cls, const char* name, F&& f, const Extra&... extra) {
+  Forget(cls, name);
+  nb::cpp_function(std::forward<F>(f), nb::is_method(), nb::name(name), nb::scope(cls),
+                   extra...);
+}
+
+// Adds a property to an already bound class.
+template <typename Get, typename Set>
+void Property(nb::handle cls, const char* name, Get&& get, Set&& set) {
+  Forget(cls, name);
+  nb::object property = nb::module_::import_("builtins").attr("property");
+  nb::setattr(cls, name,
+              property(nb::cpp_function(std::forward<Get>(get), nb::is_method()),
+                       nb::cpp_function(std::forward<Set>(set), nb::is_method())));
+}
+template <typename Get>
+void ReadOnlyProperty(nb::handle cls, const char* name, Get&& get) {
+  Forget(cls, name);
+  nb::object property = nb::module_::import_("builtins").attr("property");
+  nb::setattr(cls, name, property(nb::cpp_function(std::forward<Get>(get), nb::is_method())));
+}
+
+// The engine object of a PAMS object built by hand or by a runner (its
+// _engine), or the object itself when it is one. Raises TypeError naming
+// `what` otherwise.
+template <typename T>
+T& EngineOf(nb::handle object, const char* what) {
+  if (nb::isinstance<T>(object)) return nb::cast<T&>(object);
+  nb::object engine = nb::getattr(object, "_engine", nb::none());
+  if (!engine.is_none() && nb::isinstance<T>(engine)) return nb::cast<T&>(engine);
+  Raise(PyExc_TypeError, std::string("expected ") + what + ", got " +
+                             nb::str(nb::repr(object)).c_str());
+}
+
+}  // namespace pams::python
+
+#endif  // PAMS_PYTHON_SRC_BINDING_HELPERS_H_
