@@ -91,7 +91,7 @@ class PyTransactionFee final : public TransactionFee, public PythonPart {
   nb::object OrderObject(const Order& order) {
     nb::object mirrored = run_->mirror.Find(order.market_id, order.order_id);
     if (!mirrored.is_none()) return mirrored;
-    return ToPythonAction(run_->classes, *run_->simulator, Action(order));
+    return ToPythonAction(*run_, Action(order));
   }
 
   static double Number(nb::handle value, const std::string& where) {
