@@ -7,8 +7,8 @@ found; a compiler that cannot compile C++20 as the sources use it says which
 compilers to install (cmake/PamsCompilerCheck.cmake).
 
 A library is made missing the way CMake allows for one package
-(CMAKE_DISABLE_FIND_PACKAGE_<Name>, or pkg-config pointed at an empty
-folder), so the test runs on a machine that has them all. Each case is a
+(CMAKE_DISABLE_FIND_PACKAGE_<Name>, pkg-config pointed at an empty
+folder, or a pkg-config program that is not there), so the test runs on a machine that has them all. Each case is a
 configure of its own in a temporary folder (about a second each).
 
 Usage: configure_test.py --source-dir DIR [--cmake CMAKE] [--cxx CXX]
@@ -48,7 +48,12 @@ CASES = [
     ("cairo", LEAN, {"PKG_CONFIG_LIBDIR": "{tmp}/empty", "PKG_CONFIG_PATH": ""},
      ["pams-cpp needs cairo (the charts), which pkg-config does not find",
       "apt-get install libcairo2-dev", "brew install cairo"]),
-    ("pkg-config", LEAN + ["-DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON"], {},
+    ("OpenSSL", LEAN + ["-DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON"], {},
+     ["pams-cpp needs OpenSSL (CPython's str seeds", "apt-get install libssl-dev",
+      "brew install openssl@3"]),
+    # No pkg-config program, as on a machine without it: FindPkgConfig is
+    # still there (CMake's FindOpenSSL calls its functions), pkg-config is not.
+    ("pkg-config", LEAN + ["-DPKG_CONFIG_EXECUTABLE={tmp}/no-such-pkg-config"], {},
      ["pams-cpp needs PkgConfig (finding cairo)", "apt-get install pkg-config",
       "brew install pkgconf"]),
     # The Python extension alone, as `pip install .` configures it.
