@@ -225,6 +225,14 @@ class PyRunner {
   void SetHostPayload(nb::bytes payload) {
     Process().set_host_payload(std::string(payload.c_str(), payload.size()));
   }
+  // See MultiProcessAgentParallelRunner (parallel_runners.h).
+  void SetWorkerPoolKeyExtra(nb::bytes extra) {
+    Process().set_worker_pool_key_extra(std::string(extra.c_str(), extra.size()));
+  }
+  void CloseWorkers() {
+    nb::gil_scoped_release release;  // stopping them may take 0.2 s
+    Process().close_workers();
+  }
 
   // Makes this runner a worker process's replica. REQUIRES: before Setup().
   void MakeReplica(const std::string& config_directory) {
@@ -287,13 +295,14 @@ class PyRunner {
   double initialization_seconds() const { return runner_->initialization_seconds(); }
   double execution_seconds() const { return runner_->execution_seconds(); }
 
- private:
+  // REQUIRES: a multi-process runner (else TypeError).
   MultiProcessAgentParallelRunner& Process() {
     auto* process = dynamic_cast<MultiProcessAgentParallelRunner*>(runner_.get());
     if (process == nullptr) throw nb::type_error("not a multi-process runner");
     return *process;
   }
 
+ private:
   static ClassRegistry MakeRegistry() {
     ClassRegistry registry = ClassRegistry::WithBuiltins();
     tensorflow::RegisterClasses(&registry);
@@ -473,6 +482,13 @@ void BindRunner(nb::module_& m) {
     InitWorkerProcess(0, nullptr, &RegisterWorkerClasses);
     throw nb::value_error("this process was not started as a pams worker");
   });
+  // The worker processes kept for later runs (workerIdleTimeout): ends them
+  // now; how many sets are kept.
+  m.def("shutdown_workers", [] {
+    nb::gil_scoped_release release;
+    ShutdownKeptWorkers();
+  });
+  m.def("kept_worker_sets", &KeptWorkerSets);
   nb::class_<PythonAgentClass>(m, "AgentClass")
       .def(nb::init<>())
       .def_rw("name", &PythonAgentClass::name)
@@ -536,6 +552,14 @@ void BindRunner(nb::module_& m) {
       .def("set_worker_cpu_affinity", &PyRunner::SetWorkerCpuAffinity, nb::arg("pin"))
       .def("set_worker_starter", &PyRunner::SetWorkerStarter, nb::arg("start"))
       .def("set_host_payload", &PyRunner::SetHostPayload, nb::arg("payload"))
+      .def("set_worker_pool_key_extra", &PyRunner::SetWorkerPoolKeyExtra, nb::arg("extra"))
+      .def("set_main_process_runs_tasks",
+           [](PyRunner& r, bool may) { r.Process().set_main_process_runs_tasks(may); },
+           nb::arg("may"))
+      .def("set_worker_start_hint",
+           [](PyRunner& r, const std::string& hint) { r.Process().set_worker_start_hint(hint); },
+           nb::arg("hint"))
+      .def("close_workers", &PyRunner::CloseWorkers)
       .def("make_replica", &PyRunner::MakeReplica, nb::arg("config_directory"))
       .def("add_python_logger",
            [](PyRunner& r, nb::object logger, bool order, bool cancel, bool expiration,

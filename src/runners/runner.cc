@@ -215,6 +215,7 @@ void Runner::WarnUnreadKeys() {
   // runs with another).
   static const std::vector<std::string> kOtherRunnersKeys = {
       "numParallel", "startMethod", "workerTimeout", "workerCpuAffinity",
+      "workerStartTimeout", "workerIdleTimeout", "runRoundsWhileWorkersStart",
       "tensorflowIntraOpThreads",
       "tensorflowInterOpThreads", "tensorflowGpuMemoryGrowth"};
   // Entries with errors were not read to the end; empty groups (numAgents

@@ -27,6 +27,21 @@
 //                worker 1 on CPU 1; [[0, 1], [2, 3]]: two CPUs each; worker k
 //                takes entry k mod size); default the runner's
 //                default_worker_cpu_affinity(). Results do not depend on it.
+//   workerStartTimeout  processes only: seconds a worker may take to build
+//                its replica (a Python worker imports the main module and
+//                the agents' modules then); default 120.
+//   workerIdleTimeout  processes only: seconds the workers of a run are
+//                kept after it for a later runner of the same worker set-up
+//                (class, startMethod, concurrency, CPUs, program, plugins,
+//                what the program adds: the Python package's environment,
+//                initializer and runner state), which reuses them with
+//                replicas rebuilt per run; 0: workers end with the run.
+//                Default 300. ShutdownKeptWorkers() ends them at once.
+//   runRoundsWhileWorkersStart  processes only: true (default) lets the
+//                main process run the rounds itself until a worker is
+//                ready, and run rounds of one task, when it is prepared as
+//                the workers are (prepare_main_process()) and no
+//                workerTimeout is set. Results do not depend on it.
 //
 // The agent contract (simulator_view.h) is what makes this safe: during a
 // round, agents only read what their view shows and change their own
@@ -154,10 +169,35 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   void set_default_worker_cpu_affinity(bool pin) { default_worker_cpu_affinity_set_ = pin; }
   double worker_timeout() const { return worker_timeout_; }
 
-  // Runs first in each worker process, after the replica is set up and
-  // before worker_initializer(): a hook for subclasses that prepare the
+  // Runs first in each worker process, after its first replica is set up
+  // and before worker_initializer() (both once per process; kept workers
+  // serve later runs as they are): a hook for subclasses that prepare the
   // process (the TensorFlow runner configures TensorFlow here).
   virtual void prepare_worker_process() {}
+  // Prepares the main process as prepare_worker_process() prepares a
+  // worker, when it can, at the start of each run: true lets the main
+  // process run tasks itself (see runRoundsWhileWorkersStart). Default:
+  // true unless a worker initializer function is set (it prepares workers
+  // in ways this process is not). The TensorFlow runner configures this
+  // process's TensorFlow when it may.
+  virtual bool prepare_main_process();
+  // What makes this runner's worker processes differ from another
+  // runner's of the same class beyond the config's run (the TensorFlow
+  // runner: its options): part of the key of kept workers.
+  virtual std::string worker_process_key() const { return {}; }
+  // Ends the workers kept for this runner's set-up (see workerIdleTimeout).
+  // REQUIRES: no run in progress.
+  void close_workers();
+  // For programs that drive the runner (the Python package): whether the
+  // main process may run tasks (replaces prepare_main_process()'s answer
+  // when false), bytes added to the key of kept workers, and the hint a
+  // worker that did not start adds to its message (default: the
+  // InitWorkerProcess reminder of C++ programs). REQUIRES: before run().
+  void set_main_process_runs_tasks(bool may) { main_process_runs_tasks_ = may; }
+  void set_worker_pool_key_extra(std::string extra) {
+    worker_pool_key_extra_ = std::move(extra);
+  }
+  void set_worker_start_hint(std::string hint) { worker_start_hint_ = std::move(hint); }
 
   // The program that "spawn" and "forkserver" start as a worker, with its
   // arguments (argv[0] first): one that calls pams::InitWorkerProcess first
@@ -190,9 +230,12 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
                 std::vector<TaskResult>* results) override;
 
  private:
+  friend class WorkerPool;
   class Workers;
-  // Whether a round of one task runs in this process instead of a worker.
-  bool RunsSingleTasksHere() const;
+  // Whether this run's workers are kept for later runs (workerIdleTimeout).
+  bool KeepsWorkers() const;
+  // The key of kept workers: runners of equal keys share them.
+  std::string WorkerPoolKey() const;
   std::string start_method_;
   std::string default_start_method_set_;  // empty: default_start_method()
   std::optional<bool> default_worker_cpu_affinity_set_;
@@ -203,9 +246,23 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   std::function<int(int fd)> worker_starter_;  // empty: fork()
   std::string host_payload_;
   double worker_timeout_ = 0;
+  double worker_start_timeout_ = 120;
+  double worker_idle_timeout_ = 300;
+  bool rounds_while_workers_start_ = true;
+  // Whether this run's main process runs tasks (on_run_start).
+  bool tasks_here_ = false;
+  std::optional<bool> main_process_runs_tasks_;
+  std::string worker_pool_key_extra_;
+  std::string worker_start_hint_;
   std::unique_ptr<SimulationJournal> journal_;
   std::unique_ptr<Workers> workers_;
 };
+
+// Ends every worker process kept for later runs (workerIdleTimeout) now,
+// instead of at their idle timeout or at exit. Thread-safe.
+PAMS_EXPORT void ShutdownKeptWorkers();
+// How many sets of workers are kept now (for tests and tools).
+PAMS_EXPORT size_t KeptWorkerSets();
 
 }  // namespace pams
 
