@@ -233,6 +233,13 @@ class PyAgent final : public Base, public PythonAgentCalls {
     });
   }
 
+  // A built-in class's own submit_orders, when the Python class keeps it.
+  bool has_cheap_submit_orders() const override {
+    return !cls_->submit_orders &&
+           (std::is_same_v<Base, FCNAgent> || std::is_same_v<Base, MarketShareFCNAgent> ||
+            std::is_same_v<Base, TestAgent>);
+  }
+
   void submit_orders(Markets markets, std::vector<Action>* orders) override {
     if (!cls_->submit_orders) {
       CallBaseSubmitOrders(markets, orders);

@@ -854,6 +854,12 @@ void MultiProcessAgentParallelRunner::configure(const Settings& simulation) {
   if (auto r = simulation.find("runRoundsWhileWorkersStart")) {
     rounds_while_workers_start_ = r->as_bool();
   }
+  if (auto n = simulation.find("workerNice")) {
+    const int64_t v = n->as_int();
+    if (v < 0 || v > 19) n->fail("must be an integer between 0 and 19, got " + n->json().dump());
+    worker_nice_ = static_cast<int>(v);
+  }
+
   // Planned in the main process only: a worker's replica, already pinned,
   // may run on fewer CPUs than the config names.
   worker_cpus_.clear();
@@ -897,6 +903,7 @@ std::string MultiProcessAgentParallelRunner::WorkerPoolKey() const {
   w.write(concurrency());
   w.write<uint64_t>(worker_cpus_.size());
   for (const auto& cpus : worker_cpus_) w.write_vector(cpus);
+  w.write(worker_nice_);
   w.write_string(worker_program_);
   w.write<uint64_t>(worker_argv_.size());
   for (const std::string& a : worker_argv_) w.write_string(a);
@@ -931,6 +938,7 @@ void MultiProcessAgentParallelRunner::on_run_start() {
   init.plugins = registry().plugin_paths();
   init.config_directory = simulator().config_directory();
   init.host_payload = host_payload_;
+  init.nice = worker_nice_;
   if (KeepsWorkers()) workers_ = WorkerPool::Get().Take(WorkerPoolKey());
   if (workers_ == nullptr) {
     workers_ = std::make_unique<Workers>();
@@ -992,24 +1000,51 @@ void MultiProcessAgentParallelRunner::on_step_end() {
 
 void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
                                                std::vector<TaskResult>* results) {
-  auto run_here = [&] {
-    for (size_t i = 0; i < agents.size(); ++i) {
+  // Which tasks run here and which in workers. The main process runs
+  // tasks itself when it is prepared as the workers are (tasks_here_;
+  // results do not depend on where a task runs, since this process's
+  // agents and markets are what the replicas copy): the calls of agents
+  // whose submit_orders takes microseconds (less than handing it to a
+  // worker: PAMS's built-in agents), a round's lone call to a worker
+  // (nothing to run beside it), and every call while no worker is ready.
+  local_.clear();
+  remote_.clear();
+  for (size_t i = 0; i < agents.size(); ++i) {
+    const bool here = workers_ == nullptr ||
+                      (tasks_here_ && agents[i]->has_cheap_submit_orders());
+    (here ? local_ : remote_).push_back(i);
+  }
+  if (remote_.size() == 1 && tasks_here_) {
+    local_.push_back(remote_.front());
+    remote_.clear();
+  }
+  // The main process works as one more worker, as the thread runner's
+  // calling thread does: it takes its share of the round instead of waiting
+  // (with ~1.5 calls a round, the second call is the only one a worker runs).
+  if (tasks_here_ && remote_.size() > 1 && workers_ != nullptr) {
+    const size_t share = remote_.size() / (workers_->ready_count() + 1);
+    for (size_t k = 0; k < share; ++k) {
+      local_.push_back(remote_.back());
+      remote_.pop_back();
+    }
+  }
+  auto run_here = [&](const std::vector<size_t>& which) {
+    for (size_t i : which) {
       TaskResult& r = (*results)[i];
       RunAgentTask(agents[i], markets(), &r.actions, &r.error, &r.warnings, &r.host_error);
     }
   };
-  // A lone task gains nothing from a worker; the main process runs it, as
-  // it runs rounds while no worker is ready yet: this process's agents and
-  // markets are what the replicas copy, and it is prepared as they are
-  // (tasks_here_), so results do not depend on where a task runs.
-  if (workers_ == nullptr || (agents.size() == 1 && tasks_here_)) return run_here();
+  if (remote_.empty()) return run_here(local_);
   auto& workers = workers_->workers();
   if (workers_->ready_count() < workers.size()) {
     // runRoundsWhileWorkersStart false: every worker before the first
     // round, as PAMS's runner starts them.
     workers_->AwaitReady(rounds_while_workers_start_ ? 0 : workers.size());
     if (workers_->ready_count() == 0) {
-      if (tasks_here_) return run_here();
+      if (tasks_here_) {
+        run_here(local_);
+        return run_here(remote_);
+      }
       workers_->AwaitReady(1);
     }
   }
@@ -1041,7 +1076,8 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   };
   auto send = [&](size_t w) {
     Workers::Worker& worker = workers[w];
-    Agent& agent = *agents[next];
+    const size_t i = remote_[next++];
+    Agent& agent = *agents[i];
     payload.clear();
     StateWriter out(&payload);
     out.write_string(journal_->since(worker.synced));
@@ -1050,7 +1086,7 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     agent.serialize_state(&state);
     out.write_string(state);
     worker.synced = journal_->end();
-    worker.tasks.push_back(next++);
+    worker.tasks.push_back(i);
     ++running;
     // The worker may be busy with its previous task and its socket full:
     // Send waits (reading what the worker sends meanwhile), as long as the
@@ -1068,10 +1104,12 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   // gap between a worker's tasks went from 0.65 to 0.26 ms). Tasks of a
   // round are independent: they all see the simulation as the round began.
   for (size_t depth = 0; depth < kQueuedTasks; ++depth) {
-    for (size_t w = 0; w < workers.size() && next < agents.size(); ++w) {
+    for (size_t w = 0; w < workers.size() && next < remote_.size(); ++w) {
       if (workers[w].ready) send(w);
     }
   }
+  // This process's share runs while the workers run theirs.
+  run_here(local_);
   while (running > 0) {
     MessageType type = MessageType::kResult;
     Channel::Status status;
@@ -1099,7 +1137,7 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
       ReadActions(in, &result.actions);
       agent.deserialize_state(in.read_string());
     }
-    if (next < agents.size()) send(w);
+    if (next < remote_.size()) send(w);
   }
   uint64_t oldest = journal_->end();
   for (const auto& worker : workers) oldest = std::min(oldest, worker.synced);

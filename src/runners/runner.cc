@@ -215,7 +215,7 @@ void Runner::WarnUnreadKeys() {
   // runs with another).
   static const std::vector<std::string> kOtherRunnersKeys = {
       "numParallel", "startMethod", "workerTimeout", "workerCpuAffinity",
-      "workerStartTimeout", "workerIdleTimeout", "runRoundsWhileWorkersStart",
+      "workerStartTimeout", "workerIdleTimeout", "runRoundsWhileWorkersStart", "workerNice",
       "tensorflowIntraOpThreads",
       "tensorflowInterOpThreads", "tensorflowGpuMemoryGrowth"};
   // Entries with errors were not read to the end; empty groups (numAgents

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -115,6 +116,7 @@ std::string WorkerInit::Encode() const {
   for (int cpu : cpus) w.write(cpu);
   w.write_string(host_payload);
   w.write(run_id);
+  w.write(nice);
   return out;
 }
 
@@ -132,6 +134,7 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
   for (uint64_t i = 0; i < cpus; ++i) init.cpus.push_back(r.read<int>());
   init.host_payload = r.read_string();
   init.run_id = r.read<uint64_t>();
+  init.nice = r.read<int>();
   return init;
 }
 
@@ -253,6 +256,14 @@ void ServeRun(Channel& channel, Runner* runner) {
         const std::string error = PinProcess(init.cpus);
         if (!error.empty()) {
           throw SimulationError("simulation.workerCpuAffinity: " + error);
+        }
+      }
+      // Lower than the main process (simulation.workerNice): once for
+      // good, since an unprivileged process cannot raise it again.
+      if (first && init.nice > 0) {
+        errno = 0;
+        if (nice(init.nice) == -1 && errno != 0) {
+          throw SimulationError(std::string("simulation.workerNice: ") + std::strerror(errno));
         }
       }
       runner = build(init, first);

@@ -39,6 +39,9 @@ struct WorkerInit {
   // its kReady answer carries it, so that the main process can tell the
   // answer to this run's kInit from a late one to an earlier run's.
   uint64_t run_id = 0;
+  // How much the worker lowers its priority (nice increment) at its first
+  // run (simulation.workerNice).
+  int nice = 0;
 
   std::string Encode() const;
   static WorkerInit Decode(const std::string& bytes);

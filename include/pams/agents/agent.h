@@ -86,6 +86,12 @@ class PAMS_EXPORT Agent {
   // normal orders instead of with the normal agents.
   virtual bool is_high_frequency() const { return false; }
 
+  // Whether submit_orders() takes about as long as handing the call to a
+  // worker process or less (microseconds): the process runner runs such
+  // calls in the main process when it may (results do not depend on where
+  // a call runs). Default false; PAMS's built-in agents say true.
+  virtual bool has_cheap_submit_orders() const { return false; }
+
   // Subclass state beyond the base fields, for the parallel runners. The
   // default saves nothing (right for agents whose submit_orders() changes
   // only the prng, like every built-in agent). A subclass whose fields change

@@ -37,6 +37,13 @@
 //                initializer and runner state), which reuses them with
 //                replicas rebuilt per run; 0: workers end with the run.
 //                Default 300. ShutdownKeptWorkers() ends them at once.
+//   workerNice   processes only: how much each worker lowers its priority
+//                (nice increment, 0-19; default 4), so that the main
+//                process, the run's critical path (it alone runs the
+//                simulation between rounds, and rounds while workers start),
+//                gets the CPU first when both want it. On 2 cores, two
+//                spawned workers importing TensorFlow slowed the main
+//                process's first rounds 2-3x at 0, not at 4.
 //   runRoundsWhileWorkersStart  processes only: true (default) lets the
 //                main process run the rounds itself until a worker is
 //                ready, and run rounds of one task, when it is prepared as
@@ -249,6 +256,7 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   double worker_start_timeout_ = 120;
   double worker_idle_timeout_ = 300;
   bool rounds_while_workers_start_ = true;
+  int worker_nice_ = 4;
   // Whether this run's main process runs tasks (on_run_start).
   bool tasks_here_ = false;
   std::optional<bool> main_process_runs_tasks_;
@@ -256,6 +264,10 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   std::string worker_start_hint_;
   std::unique_ptr<SimulationJournal> journal_;
   std::unique_ptr<Workers> workers_;
+  // A round's tasks that run here and in workers (indices; kept to reuse
+  // their memory).
+  std::vector<size_t> local_;
+  std::vector<size_t> remote_;
 };
 
 // Ends every worker process kept for later runs (workerIdleTimeout) now,
