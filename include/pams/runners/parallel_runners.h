@@ -72,15 +72,6 @@ class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
   int concurrency() const { return concurrency_; }
 
  protected:
-  // The outcome of one agent's submit_orders().
-  struct TaskResult {
-    std::vector<Action> actions;
-    std::string error;  // non-empty: submit_orders failed with this message
-    // The host program's description of the error (see HostError), if any.
-    std::string host_error;
-    std::vector<std::string> warnings;  // what it warned, in order
-  };
-
   void configure(const Settings& simulation) override;
   void collect_orders_from_normal_agents(Session& session,
                                          LazySample<Agent*>* agents) override;
@@ -88,14 +79,14 @@ class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
   // Calls submit_orders of every agent, in parallel, leaving agents[i]'s
   // outcome in (*results)[i] (results has agents.size() entries, cleared).
   // When it returns, each agent is in the state its call left it in.
+  // (Agents that batch their model calls are not among them: see
+  // Runner::CollectInRounds.)
   virtual void RunRound(std::span<Agent* const> agents,
                         std::vector<TaskResult>* results) = 0;
 
  private:
   int num_parallel_ = 1;
   int concurrency_ = 1;
-  std::vector<Agent*> round_;
-  std::vector<TaskResult> results_;
 };
 
 // Threads. The thread that runs the simulation works as one of the
