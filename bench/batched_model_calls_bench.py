@@ -24,6 +24,7 @@ import os
 import random
 import statistics
 import time
+import warnings
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
@@ -97,6 +98,7 @@ def main():
     parser.add_argument("--steps", type=int, default=100)
     parser.add_argument("--pairs", type=int, default=3)
     args = parser.parse_args()
+    warnings.filterwarnings("ignore", message="order price does not accord")
     configure_tensorflow(config(1, 1, True))
     model()  # loaded before the clocks start
     for agents in args.agents:
