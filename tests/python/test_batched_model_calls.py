@@ -315,3 +315,29 @@ def test_run_batch_stacks_and_splits():
     expected = model(np.stack(rows))
     assert all(np.array_equal(o, e) for o, e in zip(out, expected))
     assert out[0].shape == (1,)
+
+
+def test_a_loop_driven_by_hand_batches_as_the_runner(capsys):
+    """runner._collect_orders_from_normal_agents (PAMS's loop written out by
+    hand) makes the runner's rounds and batches: the same results and the
+    same model calls."""
+    from test_hand_built import drive_by_hand
+
+    def ends(by_hand):
+        reset_models()
+        saver = pams_cpp.logs.MarketStepSaver()
+        runner = SequentialRunner(settings=config(), prng=random.Random(4), logger=saver)
+        runner.class_register(MLPAgent)
+        if by_hand:
+            drive_by_hand(runner, [saver])
+        else:
+            runner._setup()
+            runner._run()
+        return ([(repr(float(a.cash_amount)), dict(a.asset_volumes))
+                 for a in runner.simulator.agents],
+                [log["market_price"] for log in saver.market_step_logs],
+                list(MODELS["mlp"].batches))
+
+    by_runner = ends(False)
+    assert max(by_runner[2]) > 1
+    assert ends(True) == by_runner
