@@ -1,10 +1,12 @@
 // RunBatchedAgents: one round's agents whose model calls are batched, run
-// through the program's ModelBatcher (pams/runners/model_batcher.h) on the
-// simulation thread. Private to the library.
+// through a ModelBatcher (pams/runners/model_batcher.h: the program's, or
+// the engine's own for engine agents) on the simulation thread. Private to
+// the library.
 
 #ifndef PAMS_SRC_RUNNERS_MODEL_BATCHES_H_
 #define PAMS_SRC_RUNNERS_MODEL_BATCHES_H_
 
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -26,6 +28,13 @@ namespace pams {
 // agents.size() cleared entries.
 void RunBatchedAgents(ModelBatcher& batcher, std::span<Agent* const> agents, Markets markets,
                       std::vector<AgentTaskResult>* results);
+
+// The batcher of the engine's agents that batch their model calls
+// (Agent::batches_model_calls, pams/agents/model_call.h): their calls of a
+// round grouped by model (in order of first appearance), each group one
+// BatchModel::run_batch; a failing model's error names the model and its
+// agents. Every runner has one.
+std::unique_ptr<ModelBatcher> MakeEngineModelBatcher();
 
 }  // namespace pams
 

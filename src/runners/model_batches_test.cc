@@ -4,13 +4,16 @@
 // are identical between SequentialRunner and MultiThreadAgentParallelRunner;
 // batchModelCalls false asks their submit_orders instead; an error in a
 // phase names the agent; a bad batchModelCalls is a ConfigError naming the
-// key.
+// key. The same for engine agents batching through Agent's own protocol
+// (pams/agents/model_call.h), the process runner included.
 
 #include "runners/model_batches.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -188,6 +191,100 @@ TEST(ModelBatchesTest, BatchModelCallsMustBeABool) {
   } catch (const ConfigError& e) {
     EXPECT_EQ(e.path(), "simulation.batchModelCalls");
   }
+}
+
+// --- The engine's own protocol (Agent::batches_model_calls) ---
+
+// A BatchModel that counts its batches: each output row is a row-wise
+// function of the input row.
+class CountingModel : public BatchModel {
+ public:
+  std::string name() const override { return "counting"; }
+  void run_batch(std::span<ModelCall* const> calls) const override {
+    if (fail) throw std::runtime_error("no signal");
+    batch_sizes.push_back(static_cast<int>(calls.size()));
+    for (ModelCall* c : calls) c->outputs = {static_cast<float>(Model(c->inputs[0]))};
+  }
+  mutable std::vector<int> batch_sizes;
+  bool fail = false;
+};
+
+CountingModel* g_model = nullptr;
+
+// ModelAgent's decisions through the engine's protocol.
+class EngineModelAgent : public ModelAgent {
+ public:
+  using ModelAgent::ModelAgent;
+  bool batches_model_calls() const override { return true; }
+  void prepare_model_calls(Markets markets, std::vector<ModelCall>* calls) override {
+    ModelCall call;
+    call.model = g_model;
+    call.inputs = {static_cast<float>(Input(markets))};
+    calls->push_back(std::move(call));
+  }
+  void submit_orders_with_model_outputs(Markets markets, std::span<const ModelCall> calls,
+                                        std::vector<Action>* orders) override {
+    ASSERT_EQ(calls.size(), 1u);
+    OrderFrom(*this, *markets[0], calls[0].outputs[0], orders);
+  }
+  void submit_orders(Markets markets, std::vector<Action>* orders) override {
+    ++unbatched_calls;
+    std::vector<ModelCall> calls;
+    prepare_model_calls(markets, &calls);
+    calls[0].model->run_one(&calls[0]);
+    submit_orders_with_model_outputs(markets, calls, orders);
+  }
+};
+
+Outcome RunEngine(const std::string& runner_class, const std::string& extra = "") {
+  ClassRegistry registry = ClassRegistry::WithBuiltins();
+  registry.add_agent<EngineModelAgent>("ModelAgent");
+  std::unique_ptr<Runner> runner = registry.create_runner(
+      runner_class, ParseJson(Config(extra), "config"), Random(11), nullptr, "runner");
+  runner->setup();
+  runner->run();
+  Outcome out;
+  const Market& market = *runner->simulator().markets()[0];
+  for (int64_t t = 0; t <= market.get_time(); ++t) out.prices.push_back(market.get_market_price(t));
+  for (const auto& agent : runner->simulator().agents()) {
+    out.cash.push_back(agent->cash_amount());
+    out.volumes.push_back(agent->get_asset_volume(0));
+  }
+  return out;
+}
+
+TEST(ModelBatchesTest, EngineAgentsBatchUnderEveryRunner) {
+  CountingModel model;
+  g_model = &model;
+  const Outcome sequential = RunEngine("SequentialRunner");
+  const std::vector<int> batches = model.batch_sizes;
+  ASSERT_FALSE(batches.empty());
+  EXPECT_GT(*std::max_element(batches.begin(), batches.end()), 1);
+  model.batch_sizes.clear();
+  EXPECT_EQ(RunEngine("MultiThreadAgentParallelRunner"), sequential);
+  EXPECT_EQ(model.batch_sizes, batches);
+  model.batch_sizes.clear();
+  EXPECT_EQ(RunEngine("MultiProcessAgentParallelRunner", R"(, "startMethod": "fork")"),
+            sequential);
+  EXPECT_EQ(model.batch_sizes, batches);  // all in this process
+  // Unbatched: one row a call, same results (a row-wise model).
+  model.batch_sizes.clear();
+  EXPECT_EQ(RunEngine("SequentialRunner", R"(, "batchModelCalls": false)"), sequential);
+  EXPECT_EQ(std::set<int>(model.batch_sizes.begin(), model.batch_sizes.end()),
+            std::set<int>{1});
+  // A failing model names itself and its agents.
+  model.fail = true;
+  try {
+    RunEngine("SequentialRunner");
+    ADD_FAILURE() << "no error";
+  } catch (const SimulationError& e) {
+    EXPECT_NE(std::string(e.what()).find("the batched call of model counting on"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("for agents ModelAgents-"), std::string::npos)
+        << e.what();
+  }
+  g_model = nullptr;
 }
 
 }  // namespace

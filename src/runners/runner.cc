@@ -66,7 +66,8 @@ Runner::Runner(Json settings, Random prng, Logger* logger,
       prng_(std::move(prng)),
       logger_(logger),
       registry_(registry),
-      key_log_(std::make_unique<KeyLog>()) {
+      key_log_(std::make_unique<KeyLog>()),
+      engine_batcher_(MakeEngineModelBatcher()) {
   simulator_ = std::make_unique<Simulator>(ChildRandom(prng_), logger_);
 }
 
@@ -818,12 +819,64 @@ void Runner::process_order(Session& session, Action& action) {
 
 void Runner::UpdateBatching() {
   batching_ = false;
-  if (model_batcher_ == nullptr || !batch_model_calls_ || simulator_ == nullptr) return;
+  if (!batch_model_calls_ || simulator_ == nullptr) return;
   for (Agent* agent : simulator_->normal_frequency_agents()) {
-    if (model_batcher_->batches(*agent)) {
+    if (BatcherOf(*agent) != nullptr) {
       batching_ = true;
       return;
     }
+  }
+}
+
+ModelBatcher* Runner::BatcherOf(const Agent& agent) const {
+  if (engine_batcher_->batches(agent)) return engine_batcher_.get();
+  if (model_batcher_ != nullptr && model_batcher_->batches(agent)) return model_batcher_;
+  return nullptr;
+}
+
+void Runner::RunRoundWithBatches(const RoundFn& run_round) {
+  // The agents that do not batch first (on workers, threads or here), then
+  // the engine's batching agents, then the program's, all here: agents of
+  // a round are independent (they see the round's start), so the order of
+  // their turns does not change what they do.
+  round_batcher_.resize(round_.size());
+  for (size_t i = 0; i < round_.size(); ++i) round_batcher_[i] = BatcherOf(*round_[i]);
+  for (int phase = 0; phase < 3; ++phase) {
+    ModelBatcher* batcher = phase == 0 ? nullptr
+                            : phase == 1 ? engine_batcher_.get()
+                                         : model_batcher_;
+    if (phase > 0 && batcher == nullptr) continue;
+    round_part_.clear();
+    round_part_index_.clear();
+    for (size_t i = 0; i < round_.size(); ++i) {
+      if (round_batcher_[i] == batcher) {
+        round_part_.push_back(round_[i]);
+        round_part_index_.push_back(i);
+      }
+    }
+    if (round_part_.empty()) continue;
+    if (batcher == nullptr && round_part_.size() == round_.size()) {
+      run_round(round_, &results_);
+      return;
+    }
+    part_results_.resize(round_part_.size());
+    for (TaskResult& r : part_results_) {
+      r.actions.clear();
+      r.error.clear();
+      r.host_error.clear();
+      r.warnings.clear();
+    }
+    if (batcher == nullptr) {
+      run_round(round_part_, &part_results_);
+    } else {
+      RunBatchedAgents(*batcher, round_part_, markets(), &part_results_);
+    }
+    bool failed = false;
+    for (size_t k = 0; k < round_part_.size(); ++k) {
+      failed = failed || !part_results_[k].error.empty();
+      std::swap(results_[round_part_index_[k]], part_results_[k]);
+    }
+    if (failed) return;  // the run stops at the first error, in order
   }
 }
 
@@ -846,54 +899,7 @@ void Runner::CollectInRounds(Session& session, LazySample<Agent*>* agents,
     if (!batching_) {
       run_round(round_, &results_);
     } else {
-      // The agents that do not batch first (on workers, threads or here),
-      // then the batching ones here: agents of a round are independent
-      // (they see the round's start), so the order of their turns does not
-      // change what they do.
-      round_part_.clear();
-      round_part_index_.clear();
-      for (size_t i = 0; i < round_.size(); ++i) {
-        if (!model_batcher_->batches(*round_[i])) {
-          round_part_.push_back(round_[i]);
-          round_part_index_.push_back(i);
-        }
-      }
-      if (round_part_.size() == round_.size()) {
-        run_round(round_, &results_);
-      } else {
-        if (!round_part_.empty()) {
-          part_results_.resize(round_part_.size());
-          for (TaskResult& r : part_results_) {
-            r.actions.clear();
-            r.error.clear();
-            r.host_error.clear();
-            r.warnings.clear();
-          }
-          run_round(round_part_, &part_results_);
-          for (size_t k = 0; k < round_part_.size(); ++k) {
-            std::swap(results_[round_part_index_[k]], part_results_[k]);
-          }
-        }
-        round_part_.clear();
-        round_part_index_.clear();
-        for (size_t i = 0; i < round_.size(); ++i) {
-          if (model_batcher_->batches(*round_[i])) {
-            round_part_.push_back(round_[i]);
-            round_part_index_.push_back(i);
-          }
-        }
-        part_results_.resize(round_part_.size());
-        for (TaskResult& r : part_results_) {
-          r.actions.clear();
-          r.error.clear();
-          r.host_error.clear();
-          r.warnings.clear();
-        }
-        RunBatchedAgents(*model_batcher_, round_part_, markets(), &part_results_);
-        for (size_t k = 0; k < round_part_.size(); ++k) {
-          std::swap(results_[round_part_index_[k]], part_results_[k]);
-        }
-      }
+      RunRoundWithBatches(run_round);
     }
     // In SequentialRunner's order: each agent's warnings, then its error or
     // its batch.

@@ -116,8 +116,9 @@ class PAMS_EXPORT Runner {
     return static_cast<bool>(worker_initializer_fn_);
   }
 
-  // The agents whose model calls are batched: those `batcher` says batch
-  // (see model_batcher.h). While simulation.batchModelCalls is true (the
+  // The agents whose model calls are batched: engine agents whose
+  // batches_model_calls() is true (pams/agents/model_call.h), and those
+  // `batcher` says batch (see model_batcher.h). While simulation.batchModelCalls is true (the
   // default) and such an agent is among the normal agents, every runner
   // collects orders in rounds (as the agent-parallel runners do) and runs
   // each round's batching agents on the simulation thread: prepare phases,
@@ -336,6 +337,11 @@ class PAMS_EXPORT Runner {
   std::vector<ConfigError> CollectErrors();
   // Sets batching_ (see batching()).
   void UpdateBatching();
+  // The batcher of agent's model calls (the engine's for engine agents that
+  // batch, else the program's if it batches the agent), or null.
+  ModelBatcher* BatcherOf(const Agent& agent) const;
+  // CollectInRounds's round_ when batching: results_ filled.
+  void RunRoundWithBatches(const RoundFn& run_round);
   // Warns about each config key that no class read (see KeyLog).
   void WarnUnreadKeys();
   // Stops workers and flushes the logger after an error; returns what
@@ -386,6 +392,9 @@ class PAMS_EXPORT Runner {
   std::function<bool(Agent*, std::vector<Action>*)> dispatch_;
   // Model batching (set_model_batcher) and CollectInRounds's scratch.
   ModelBatcher* model_batcher_ = nullptr;
+  // Engine agents' (Agent::batches_model_calls).
+  std::unique_ptr<ModelBatcher> engine_batcher_;
+  std::vector<ModelBatcher*> round_batcher_;
   bool batch_model_calls_ = true;
   bool batching_ = false;
   std::vector<Agent*> round_;
