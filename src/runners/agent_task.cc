@@ -61,7 +61,8 @@ void RunAgentCall(Agent* agent, const std::function<void()>& call, bool check_pu
     *error =
         "it changed its cash, asset volumes or accessible markets, which "
         "agents may change in setup() and the callbacks but not in "
-        "submit_orders() under a parallel runner (the other agents of its "
+        "submit_orders() under a parallel runner, nor in the phases of "
+        "batched model calls under any runner (the other agents of its "
         "round would not see the change as SequentialRunner shows it); see "
         "the agent contract in docs/plugins.md";
   }

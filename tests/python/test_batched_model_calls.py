@@ -341,3 +341,23 @@ def test_a_loop_driven_by_hand_batches_as_the_runner(capsys):
     by_runner = ends(False)
     assert max(by_runner[2]) > 1
     assert ends(True) == by_runner
+
+
+def test_a_batched_agent_changing_its_cash_is_stopped_under_every_runner(capsys):
+    """The agents of a round see its start, under SequentialRunner too: a
+    batched agent that changes its cash in a phase stops the run naming it."""
+
+    class Spender(MLPAgent):
+        def submit_orders_with_model_outputs(self, markets, outputs):
+            self.cash_amount = self.cash_amount - 1
+            return super().submit_orders_with_model_outputs(markets, outputs)
+
+    for runner_class in (SequentialRunner, MultiThreadAgentParallelRunner):
+        runner = runner_class(settings=config((("MLPAgents", 4, {"class": "Spender"}),),
+                                              numParallel=2),
+                              prng=random.Random(1))
+        runner.class_register(Spender)
+        with pytest.raises(pams_cpp.SimulationError,
+                           match=r"agent MLPAgents-\d \(Spender\) failed .*changed its cash.* "
+                                 "batched model calls"):
+            runner.main()
