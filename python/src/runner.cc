@@ -128,6 +128,8 @@ class PyRunner {
     runner_ = registry_.create_runner(class_name, ToJson(settings, ""),
                                       std::move(prng), &loggers_, "runner");
     runner_->set_stop_flag(&stop_);
+    model_batcher_ = MakePythonModelBatcher(run_.get());
+    runner_->set_model_batcher(model_batcher_.get());
     run_->stop = &stop_;
     runner_->set_wait_check([this] { CheckSignals(); });
     Simulator& sim = runner_->simulator();
@@ -436,6 +438,7 @@ class PyRunner {
   std::vector<std::shared_ptr<PythonMarketClass>> market_classes_;
   std::vector<std::shared_ptr<PythonTransactionFeeClass>> fee_classes_;
   std::vector<std::unique_ptr<PythonLogger>> python_loggers_;
+  std::unique_ptr<ModelBatcher> model_batcher_;
   std::unique_ptr<Runner> runner_;
 };
 
@@ -498,7 +501,8 @@ void BindRunner(nb::module_& m) {
       .def_rw("submit_orders", &PythonAgentClass::submit_orders)
       .def_rw("submitted_order", &PythonAgentClass::submitted_order)
       .def_rw("executed_order", &PythonAgentClass::executed_order)
-      .def_rw("canceled_order", &PythonAgentClass::canceled_order);
+      .def_rw("canceled_order", &PythonAgentClass::canceled_order)
+      .def_rw("batches", &PythonAgentClass::batches);
 
   nb::class_<PythonMarketClass>(m, "MarketClass")
       .def(nb::init<>())

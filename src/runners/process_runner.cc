@@ -946,6 +946,7 @@ void MultiProcessAgentParallelRunner::on_run_start() {
     workers_->set_program(worker_program_, worker_argv_, worker_starter_);
     workers_->Start(start_method_, concurrency(), &registry());
   }
+  main_takes_share_ = static_cast<size_t>(concurrency()) < AllowedCpus().size();
   workers_->set_start_hint(worker_start_hint_);
   workers_->BeginRun(init, worker_start_timeout_, [this] { return StopRequested(); });
 }
@@ -1018,16 +1019,6 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     local_.push_back(remote_.front());
     remote_.clear();
   }
-  // The main process works as one more worker, as the thread runner's
-  // calling thread does: it takes its share of the round instead of waiting
-  // (with ~1.5 calls a round, the second call is the only one a worker runs).
-  if (tasks_here_ && remote_.size() > 1 && workers_ != nullptr) {
-    const size_t share = remote_.size() / (workers_->ready_count() + 1);
-    for (size_t k = 0; k < share; ++k) {
-      local_.push_back(remote_.back());
-      remote_.pop_back();
-    }
-  }
   auto run_here = [&](const std::vector<size_t>& which) {
     for (size_t i : which) {
       TaskResult& r = (*results)[i];
@@ -1037,15 +1028,25 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   if (remote_.empty()) return run_here(local_);
   auto& workers = workers_->workers();
   if (workers_->ready_count() < workers.size()) {
-    // runRoundsWhileWorkersStart false: every worker before the first
-    // round, as PAMS's runner starts them.
-    workers_->AwaitReady(rounds_while_workers_start_ ? 0 : workers.size());
+    // Unless this process runs rounds while they start: every worker
+    // before the first round, as PAMS's runner starts them.
+    workers_->AwaitReady(tasks_here_ ? 0 : workers.size());
     if (workers_->ready_count() == 0) {
-      if (tasks_here_) {
-        run_here(local_);
-        return run_here(remote_);
-      }
-      workers_->AwaitReady(1);
+      run_here(local_);
+      return run_here(remote_);
+    }
+  }
+  // The main process works as one more worker, as the thread runner's
+  // calling thread does, when there is a CPU for it beside the workers
+  // (numParallel below the CPUs): it takes its share of the round instead
+  // of waiting. With a worker on every CPU it does not: on 2 CPUs, 2
+  // TensorFlow workers and the main process calling Keras at once were
+  // slower than the workers alone.
+  if (tasks_here_ && main_takes_share_ && remote_.size() > 1) {
+    const size_t share = remote_.size() / (workers_->ready_count() + 1);
+    for (size_t k = 0; k < share; ++k) {
+      local_.push_back(remote_.back());
+      remote_.pop_back();
     }
   }
   std::string payload;

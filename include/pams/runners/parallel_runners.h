@@ -94,15 +94,6 @@ class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
   int concurrency() const { return concurrency_; }
 
  protected:
-  // The outcome of one agent's submit_orders().
-  struct TaskResult {
-    std::vector<Action> actions;
-    std::string error;  // non-empty: submit_orders failed with this message
-    // The host program's description of the error (see HostError), if any.
-    std::string host_error;
-    std::vector<std::string> warnings;  // what it warned, in order
-  };
-
   void configure(const Settings& simulation) override;
   void collect_orders_from_normal_agents(Session& session,
                                          LazySample<Agent*>* agents) override;
@@ -110,14 +101,14 @@ class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
   // Calls submit_orders of every agent, in parallel, leaving agents[i]'s
   // outcome in (*results)[i] (results has agents.size() entries, cleared).
   // When it returns, each agent is in the state its call left it in.
+  // (Agents that batch their model calls are not among them: see
+  // Runner::CollectInRounds.)
   virtual void RunRound(std::span<Agent* const> agents,
                         std::vector<TaskResult>* results) = 0;
 
  private:
   int num_parallel_ = 1;
   int concurrency_ = 1;
-  std::vector<Agent*> round_;
-  std::vector<TaskResult> results_;
 };
 
 // Threads. The thread that runs the simulation works as one of the
@@ -257,6 +248,8 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   double worker_idle_timeout_ = 300;
   bool rounds_while_workers_start_ = true;
   int worker_nice_ = 4;
+  // Whether the main process runs a share of each round (on_run_start).
+  bool main_takes_share_ = false;
   // Whether this run's main process runs tasks (on_run_start).
   bool tasks_here_ = false;
   std::optional<bool> main_process_runs_tasks_;
