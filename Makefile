@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps reference tensorflow jax torch python wheel configure build test demo bench sanitize fuzz ci clean pams-suite
+.PHONY: all deps reference tensorflow jax torch python keras wheel configure build test demo bench sanitize fuzz ci clean pams-suite
 
 all: build
 
@@ -29,6 +29,11 @@ torch: deps
 # .venv-py with pams_cpp (and the reference PAMS) installed.
 python: deps
 	@scripts/setup-python.sh
+
+# .venv-keras: pams_cpp with the newest TensorFlow and numpy 2.x, for Keras
+# users (docs/python.md); not part of `make test`.
+keras: deps
+	@scripts/setup-keras.sh
 
 # dist/pams_cpp-*.whl: a manylinux wheel that carries the libraries it links
 # (auditwheel), for machines with no compiler (scripts/build-wheel.sh).

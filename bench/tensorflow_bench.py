@@ -68,6 +68,9 @@ def main():
     # sample) and one inter-op thread, in SequentialRunner's main process
     # as in each worker.
     c["simulation"]["tensorflowInterOpThreads"] = 1
+    # The agents' own calls in the workers: batched (the default), every
+    # runner makes them in its main process, one call a round.
+    c["simulation"]["batchModelCalls"] = False
     configs = {}
     for steps in (20, LONG):
         for sess, n in zip(c["simulation"]["sessions"], (10, steps - 10)):
@@ -116,8 +119,10 @@ def main():
               f"{ready:.3f} s; memory {rss} MiB (peak {peak} MiB)")
 
     sample = os.path.join(ROOT, "samples", "tensorflow", "config.json")
-    seq, _ = median(args, sample)
-    par, workers = median(args, sample, "--runner", RUNNER, "--set", "simulation.numParallel=1")
+    unbatched = ("--set", "simulation.batchModelCalls=false")
+    seq, _ = median(args, sample, *unbatched)
+    par, workers = median(args, sample, "--runner", RUNNER, "--set", "simulation.numParallel=1",
+                          *unbatched)
     startup = max(w[0] for w in workers)
     tasks = 600 * 4
     print(f"\n2. TensorFlow sample (~{tasks} tasks, 1 worker): SequentialRunner {seq:.3f} s, "

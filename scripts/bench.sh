@@ -51,6 +51,9 @@ else
   ln -s "$(.venv-py/bin/python -c 'import os, pams_cpp; print(os.path.dirname(pams_cpp.__file__))')" \
     "$link_dir/pams_cpp"
   PYTHONPATH="$link_dir" .venv-tf/bin/python bench/tensorflow_python_bench.py
+  echo
+  # The seed's case: eager Keras agents, whole runs in fresh processes.
+  PYTHONPATH="$link_dir" .venv-tf/bin/python bench/keras_seed_bench.py --graph
   rm -rf "$link_dir"
 fi
 echo

@@ -19,6 +19,23 @@ fi
 if ! "$venv/bin/python" -c "import pams, sys; sys.exit(pams.__version__ != '$PAMS_VERSION')" 2>/dev/null; then
   "${pip[@]}" install --no-deps "pams==$PAMS_VERSION"
 fi
+# Debian's numpy stays, whatever a user installs later: `.venv-py/bin/pip
+# install tensorflow-cpu` (what a failing `import tensorflow` invites)
+# would replace it with numpy 2.x, which Debian's scipy, PAMS 0.3.0 and
+# every module compiled for numpy 1.x cannot import. pip reads the venv's
+# pip.conf, whose constraint pins numpy: pip then picks the newest release
+# that runs on this numpy (tensorflow-cpu 2.17 here) or says why none does.
+# Keras users who want the newest TensorFlow use `make keras` (.venv-keras).
+numpy_version="$("$venv/bin/python" -c 'import numpy; print(numpy.__version__)')"
+cat > "$venv/constraints.txt" <<EOF_CONSTRAINTS
+# Written by scripts/setup-python.sh: Debian's numpy, which PAMS 0.3.0's
+# results and Debian's scipy need (see docs/python.md, "TensorFlow").
+numpy==$numpy_version
+EOF_CONSTRAINTS
+cat > "$venv/pip.conf" <<EOF_PIP
+[install]
+constraint = $venv/constraints.txt
+EOF_PIP
 # The build tools live in the venv (no build isolation), so that the CMake
 # build directory, which records where nanobind is, stays valid between
 # installs.
@@ -29,8 +46,7 @@ fi
 # The tables' consumers the tests use, and dask.distributed for
 # pams_cpp.sweep on a Dask cluster. Debian's numpy stays (PAMS's results
 # depend on it): pandas 2.x and pyarrow < 21 still run on numpy 1.x.
-numpy_version="$("$venv/bin/python" -c 'import numpy; print(numpy.__version__)')"
-"${pip[@]}" install -c <(echo "numpy==$numpy_version") "pandas>=2,<3" "pyarrow>=14,<21" \
+"${pip[@]}" install "pandas>=2,<3" "pyarrow>=14,<21" \
   "dask[distributed]>=2024.1"
 # ccache, where installed (CMakeLists.txt uses it by itself): with the
 # checkout as its base directory, objects compiled in another checkout or

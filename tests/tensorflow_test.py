@@ -105,6 +105,9 @@ def threads(args, failures):
         env = dict(os.environ, TF_DETERMINISTIC_OPS="1")
         cmd = [args.pams, "run", SAMPLE, "--seed", "1", "--runner", TF_RUNNER,
                "--set", "simulation.numParallel=2",
+               # The agents' model calls in the workers (batched, they run
+               # in the main process).
+               "--set", "simulation.batchModelCalls=false",
                "--set", f'simulation.startMethod="{method}"',
                "--set", f"simulation.tensorflowIntraOpThreads={intra}",
                "--set", f"simulation.tensorflowInterOpThreads={inter}",

@@ -207,6 +207,15 @@ class PythonAgentCalls : public PythonPart {
   virtual nb::list BaseSubmitOrders(const std::vector<const Market*>& markets) = 0;
   // REQUIRES: the base is an FCNAgent (else SimulationError).
   virtual nb::list BaseSubmitOrdersByMarket(const Market& market) = 0;
+  // Whether the class batches its model calls (PythonAgentClass::batches).
+  virtual bool Batches() const = 0;
+  // prepare_model_calls(markets), as a list of ModelCall objects (as_calls
+  // turns what it returned into one). Errors stop the run naming the agent.
+  // REQUIRES: the GIL is held, Batches().
+  virtual nb::object PrepareModelCalls(nb::handle as_calls) = 0;
+  // submit_orders_with_model_outputs(markets, outputs), its orders appended
+  // to *orders. REQUIRES: the GIL is held, Batches().
+  virtual void SubmitWithModelOutputs(nb::handle outputs, std::vector<Action>* orders) = 0;
 };
 
 template <typename Base>
@@ -233,6 +242,13 @@ class PyAgent final : public Base, public PythonAgentCalls {
     });
   }
 
+  // A built-in class's own submit_orders, when the Python class keeps it.
+  bool has_cheap_submit_orders() const override {
+    return !cls_->submit_orders &&
+           (std::is_same_v<Base, FCNAgent> || std::is_same_v<Base, MarketShareFCNAgent> ||
+            std::is_same_v<Base, TestAgent>);
+  }
+
   void submit_orders(Markets markets, std::vector<Action>* orders) override {
     if (!cls_->submit_orders) {
       CallBaseSubmitOrders(markets, orders);
@@ -244,6 +260,35 @@ class PyAgent final : public Base, public PythonAgentCalls {
       nb::object result = self_.attr("submit_orders")(nb::arg("markets") = run_->markets);
       // A thread runner's call may have outlived the run's wait for it.
       CheckTaskNotAbandoned();
+      TakeActions(result, orders);
+    });
+  }
+
+  bool Batches() const override { return cls_->batches; }
+
+  nb::object PrepareModelCalls(nb::handle as_calls) override {
+    nb::object calls;
+    Call("prepare_model_calls", [&] {
+      nb::object result = self_.attr("prepare_model_calls")(nb::arg("markets") = run_->markets);
+      calls = as_calls(result);
+    });
+    return calls;
+  }
+
+  void SubmitWithModelOutputs(nb::handle outputs, std::vector<Action>* orders) override {
+    if (!run_->is_worker) run_->mirror.Forget(this->agent_id());
+    Call("submit_orders_with_model_outputs", [&] {
+      nb::object result = self_.attr("submit_orders_with_model_outputs")(
+          nb::arg("markets") = run_->markets, nb::arg("outputs") = outputs);
+      TakeActions(result, orders);
+    });
+  }
+
+  // The engine's actions of what a Python submit_orders returned, appended
+  // to *orders, with the Python objects mirrored (or, in a worker, kept to
+  // go back with the agent's state).
+  void TakeActions(nb::handle result, std::vector<Action>* orders) {
+    {
       earlier_.clear();
       nb::list actions;
       for (nb::handle action : result) {
@@ -259,7 +304,7 @@ class PyAgent final : public Base, public PythonAgentCalls {
       // In a worker, the objects go back to the main process with the
       // agent's state (save_state), which mirrors them there.
       if (run_->is_worker) last_actions_ = actions;
-    });
+    }
   }
 
   // The Python object's state (pams_cpp.runners._task_state) after the
@@ -463,6 +508,111 @@ Make MakerFor(const std::string& base) {
 
 PythonAgentCalls* PythonCallsOf(Agent& agent) { return dynamic_cast<PythonAgentCalls*>(&agent); }
 
+class PythonModelBatcher final : public ModelBatcher {
+ public:
+  explicit PythonModelBatcher(PythonRun* run) : run_(run) {}
+
+  ~PythonModelBatcher() override {
+    if (!Py_IsInitialized()) {
+      // Interpreter gone: the references cannot be dropped.
+      calls_.release();
+      names_.release();
+      outputs_.release();
+      as_calls_.release();
+      run_batch_.release();
+      return;
+    }
+    nb::gil_scoped_acquire gil;
+    calls_.reset();
+    names_.reset();
+    outputs_.reset();
+    as_calls_.reset();
+    run_batch_.reset();
+  }
+
+  bool batches(const Agent& agent) const override {
+    const auto* p = dynamic_cast<const PythonAgentCalls*>(&agent);
+    return p != nullptr && p->Batches();
+  }
+
+  void prepare(Agent& agent, Markets) override {
+    nb::gil_scoped_acquire gil;
+    if (!run_batch_.is_valid()) {
+      nb::module_ m = nb::module_::import_("pams_cpp.agents.model_call");
+      as_calls_ = m.attr("_as_calls");
+      run_batch_ = m.attr("run_batch");
+    }
+    if (!calls_.is_valid()) {
+      calls_ = nb::list();
+      names_ = nb::list();
+    }
+    nb::object calls = PythonCallsOf(agent)->PrepareModelCalls(as_calls_);
+    const size_t begin = nb::len(calls_);
+    nb::str name(agent.name().c_str());
+    for (nb::handle call : calls) {
+      if (PyList_Append(calls_.ptr(), call.ptr()) != 0 ||
+          PyList_Append(names_.ptr(), name.ptr()) != 0) {
+        throw nb::python_error();
+      }
+    }
+    entries_.push_back(Entry{&agent, begin, nb::len(calls_)});
+    time_ = agent.simulator().time();
+  }
+
+  void call_models() override {
+    nb::gil_scoped_acquire gil;
+    if (!calls_.is_valid() || nb::len(calls_) == 0) return;
+    try {
+      outputs_ = run_batch_(calls_, names_);
+    } catch (nb::python_error& e) {
+      StopWithPythonError(run_, e,
+                          "in the batched model calls of step " + std::to_string(time_));
+    }
+    if (nb::len(outputs_) != nb::len(calls_)) {
+      throw SimulationError("run_batch returned " + std::to_string(nb::len(outputs_)) +
+                            " outputs for " + std::to_string(nb::len(calls_)) + " calls");
+    }
+  }
+
+  void submit(Agent& agent, Markets, std::vector<Action>* actions) override {
+    nb::gil_scoped_acquire gil;
+    // The agents come in prepare()'s order.
+    while (next_ < entries_.size() && entries_[next_].agent != &agent) ++next_;
+    if (next_ == entries_.size()) {
+      throw SimulationError("agent " + agent.name() + " has no prepared model calls");
+    }
+    const Entry& e = entries_[next_++];
+    nb::list outputs;
+    for (size_t i = e.begin; i < e.end; ++i) outputs.append(nb::handle(outputs_)[i]);
+    PythonCallsOf(agent)->SubmitWithModelOutputs(outputs, actions);
+  }
+
+  void clear() override {
+    entries_.clear();
+    next_ = 0;
+    if (!calls_.is_valid() && !outputs_.is_valid()) return;
+    nb::gil_scoped_acquire gil;
+    calls_.reset();
+    names_.reset();
+    outputs_.reset();
+  }
+
+ private:
+  struct Entry {
+    Agent* agent;
+    size_t begin, end;  // its calls in calls_
+  };
+  PythonRun* run_;
+  nb::object as_calls_;   // pams_cpp.agents.model_call._as_calls
+  nb::object run_batch_;  // pams_cpp.agents.model_call.run_batch
+  nb::object calls_;      // list: the round's ModelCalls, agent after agent
+  nb::object names_;      // list: the name of each call's agent
+  nb::object outputs_;    // run_batch's list of outputs
+  std::vector<Entry> entries_;
+  size_t next_ = 0;
+  int64_t time_ = 0;
+};
+
 }  // namespace
 
 void RegisterPythonAgent(ClassRegistry* registry, PythonRun* run,
@@ -476,6 +626,10 @@ void RegisterPythonAgent(ClassRegistry* registry, PythonRun* run,
   registry->add_agent(name, [make, cls, run](AgentInit init) {
     return make(std::move(init), cls, run);
   });
+}
+
+std::unique_ptr<ModelBatcher> MakePythonModelBatcher(PythonRun* run) {
+  return std::make_unique<PythonModelBatcher>(run);
 }
 
 std::unique_ptr<Agent> MakeHandBuiltAgent(AgentInit init, std::shared_ptr<PythonAgentClass> cls,

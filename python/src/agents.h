@@ -13,6 +13,7 @@
 
 #include "pams/agents/agent.h"
 #include "pams/market/order.h"
+#include "pams/runners/model_batcher.h"
 #include "python_run.h"
 
 namespace pams {
@@ -39,6 +40,9 @@ struct PythonAgentClass {
   bool submitted_order = false;
   bool executed_order = false;
   bool canceled_order = false;
+  // Whether the class defines prepare_model_calls and
+  // submit_orders_with_model_outputs: its model calls can be batched.
+  bool batches = false;
 };
 
 // Registers `cls` in registry: configs naming cls->name create PyAgents.
@@ -55,6 +59,14 @@ void RegisterPythonAgent(ClassRegistry* registry, PythonRun* run,
 // outlives the agent.
 std::unique_ptr<Agent> MakeHandBuiltAgent(AgentInit init, std::shared_ptr<PythonAgentClass> cls,
                                           PythonRun* run, nb::handle self);
+
+// The batcher of the model calls of run's Python agents whose class batches
+// (PythonAgentClass::batches): prepare_model_calls of each agent of a
+// round, pams_cpp.agents.model_call.run_batch once on all their
+// ModelCalls (one call per model), then each agent's
+// submit_orders_with_model_outputs. Errors are Python's, kept in run with a
+// note naming the agent (or the model's agents). REQUIRES: run outlives it.
+std::unique_ptr<ModelBatcher> MakePythonModelBatcher(PythonRun* run);
 
 // An Order or Cancel object for the engine, the next after `earlier` (the
 // objects before it in the same submit_orders result: a cancel may cancel

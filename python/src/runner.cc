@@ -128,6 +128,8 @@ class PyRunner {
     runner_ = registry_.create_runner(class_name, ToJson(settings, ""),
                                       std::move(prng), &loggers_, "runner");
     runner_->set_stop_flag(&stop_);
+    model_batcher_ = MakePythonModelBatcher(run_.get());
+    runner_->set_model_batcher(model_batcher_.get());
     run_->stop = &stop_;
     runner_->set_wait_check([this] { CheckSignals(); });
     Simulator& sim = runner_->simulator();
@@ -225,6 +227,14 @@ class PyRunner {
   void SetHostPayload(nb::bytes payload) {
     Process().set_host_payload(std::string(payload.c_str(), payload.size()));
   }
+  // See MultiProcessAgentParallelRunner (parallel_runners.h).
+  void SetWorkerPoolKeyExtra(nb::bytes extra) {
+    Process().set_worker_pool_key_extra(std::string(extra.c_str(), extra.size()));
+  }
+  void CloseWorkers() {
+    nb::gil_scoped_release release;  // stopping them may take 0.2 s
+    Process().close_workers();
+  }
 
   // Makes this runner a worker process's replica. REQUIRES: before Setup().
   void MakeReplica(const std::string& config_directory) {
@@ -287,13 +297,14 @@ class PyRunner {
   double initialization_seconds() const { return runner_->initialization_seconds(); }
   double execution_seconds() const { return runner_->execution_seconds(); }
 
- private:
+  // REQUIRES: a multi-process runner (else TypeError).
   MultiProcessAgentParallelRunner& Process() {
     auto* process = dynamic_cast<MultiProcessAgentParallelRunner*>(runner_.get());
     if (process == nullptr) throw nb::type_error("not a multi-process runner");
     return *process;
   }
 
+ private:
   static ClassRegistry MakeRegistry() {
     ClassRegistry registry = ClassRegistry::WithBuiltins();
     tensorflow::RegisterClasses(&registry);
@@ -427,6 +438,7 @@ class PyRunner {
   std::vector<std::shared_ptr<PythonMarketClass>> market_classes_;
   std::vector<std::shared_ptr<PythonTransactionFeeClass>> fee_classes_;
   std::vector<std::unique_ptr<PythonLogger>> python_loggers_;
+  std::unique_ptr<ModelBatcher> model_batcher_;
   std::unique_ptr<Runner> runner_;
 };
 
@@ -473,6 +485,13 @@ void BindRunner(nb::module_& m) {
     InitWorkerProcess(0, nullptr, &RegisterWorkerClasses);
     throw nb::value_error("this process was not started as a pams worker");
   });
+  // The worker processes kept for later runs (workerIdleTimeout): ends them
+  // now; how many sets are kept.
+  m.def("shutdown_workers", [] {
+    nb::gil_scoped_release release;
+    ShutdownKeptWorkers();
+  });
+  m.def("kept_worker_sets", &KeptWorkerSets);
   nb::class_<PythonAgentClass>(m, "AgentClass")
       .def(nb::init<>())
       .def_rw("name", &PythonAgentClass::name)
@@ -482,7 +501,8 @@ void BindRunner(nb::module_& m) {
       .def_rw("submit_orders", &PythonAgentClass::submit_orders)
       .def_rw("submitted_order", &PythonAgentClass::submitted_order)
       .def_rw("executed_order", &PythonAgentClass::executed_order)
-      .def_rw("canceled_order", &PythonAgentClass::canceled_order);
+      .def_rw("canceled_order", &PythonAgentClass::canceled_order)
+      .def_rw("batches", &PythonAgentClass::batches);
 
   nb::class_<PythonMarketClass>(m, "MarketClass")
       .def(nb::init<>())
@@ -536,6 +556,14 @@ void BindRunner(nb::module_& m) {
       .def("set_worker_cpu_affinity", &PyRunner::SetWorkerCpuAffinity, nb::arg("pin"))
       .def("set_worker_starter", &PyRunner::SetWorkerStarter, nb::arg("start"))
       .def("set_host_payload", &PyRunner::SetHostPayload, nb::arg("payload"))
+      .def("set_worker_pool_key_extra", &PyRunner::SetWorkerPoolKeyExtra, nb::arg("extra"))
+      .def("set_main_process_runs_tasks",
+           [](PyRunner& r, bool may) { r.Process().set_main_process_runs_tasks(may); },
+           nb::arg("may"))
+      .def("set_worker_start_hint",
+           [](PyRunner& r, const std::string& hint) { r.Process().set_worker_start_hint(hint); },
+           nb::arg("hint"))
+      .def("close_workers", &PyRunner::CloseWorkers)
       .def("make_replica", &PyRunner::MakeReplica, nb::arg("config_directory"))
       .def("add_python_logger",
            [](PyRunner& r, nb::object logger, bool order, bool cancel, bool expiration,

@@ -20,15 +20,20 @@ namespace pams::python {
 Runner& EngineRunnerOf(nb::handle runner);
 
 void BindWorker(nb::module_& m) {
-  // Serves the runner on descriptor fd: receives the replica's config,
-  // calls build(init) (a dict: settings_json, runner_class, prng_mt,
-  // prng_index, prng_gauss, config_directory, worker_index, host_payload)
-  // for the pams_cpp runner set up as the replica, and then runs tasks
-  // until the main process stops; exits the process. Never returns.
+  // Serves the runner on descriptor fd, one run after another: for each
+  // run, receives the replica's config, calls build(init) (a dict:
+  // settings_json, runner_class, prng_mt, prng_index, prng_gauss,
+  // config_directory, worker_index, host_payload, and first: whether this
+  // is the process's first run, which prepares the process) for the
+  // pams_cpp runner set up as the replica, and then runs tasks until the
+  // run ends; exits the process once the main process stops it. Never
+  // returns.
   m.def("_serve_python_worker", [](int fd, nb::object build) {
-    nb::object runner;  // kept until the process exits
-    ServeWorker(fd, [&](const WorkerInit& init) -> Runner* {
+    nb::object runner;  // the current run's replica
+    ServeWorker(fd, [&](const WorkerInit& init, bool first) -> Runner* {
+      runner = nb::none();  // the previous run's replica goes first
       nb::dict d;
+      d["first"] = first;
       d["settings_json"] = init.settings_json;
       d["runner_class"] = init.runner_class;
       d["prng_mt"] = std::vector<uint32_t>(init.prng_state.mt.begin(), init.prng_state.mt.end());

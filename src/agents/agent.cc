@@ -78,6 +78,11 @@ void Agent::update_cash_amount(double delta) {
 void Agent::submitted_order(const OrderLog&) {}
 void Agent::executed_order(const ExecutionLog&) {}
 void Agent::canceled_order(const CancelLog&) {}
+
+void Agent::prepare_model_calls(Markets, std::vector<ModelCall>*) {}
+
+void Agent::submit_orders_with_model_outputs(Markets, std::span<const ModelCall>,
+                                             std::vector<Action>*) {}
 void Agent::save_state(StateWriter&) const {}
 void Agent::load_state(StateReader&) {}
 

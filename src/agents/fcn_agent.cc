@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <typeinfo>
 
 #include "pams/config/settings.h"
 #include "pams/errors.h"
@@ -49,6 +50,10 @@ void FCNAgent::setup(const Settings& settings,
   } else {
     mean_reversion_time_ = time_window_size_;
   }
+}
+
+bool FCNAgent::has_cheap_submit_orders() const {
+  return typeid(*this) == typeid(FCNAgent) || typeid(*this) == typeid(MarketShareFCNAgent);
 }
 
 void FCNAgent::submit_orders(Markets markets, std::vector<Action>* orders) {

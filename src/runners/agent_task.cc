@@ -24,6 +24,14 @@ void SetTaskAbandonedFlag(const std::atomic<bool>* flag) { t_abandoned = flag; }
 void RunAgentTask(Agent* agent, Markets markets, std::vector<Action>* actions,
                   std::string* error, std::vector<std::string>* warnings,
                   std::string* host_error) {
+  RunAgentCall(
+      agent, [&] { agent->submit_orders(markets, actions); }, /*check_public_state=*/true, error,
+      warnings, host_error);
+}
+
+void RunAgentCall(Agent* agent, const std::function<void()>& call, bool check_public_state,
+                  std::string* error, std::vector<std::string>* warnings,
+                  std::string* host_error) {
   using internal::AgentAccess;
   const uint64_t version = AgentAccess::PublicStateVersion(*agent);
   AgentAccess::DeferWarnings(agent, true);
@@ -31,7 +39,7 @@ void RunAgentTask(Agent* agent, Markets markets, std::vector<Action>* actions,
   std::string failure;
   std::string host_failure;
   try {
-    agent->submit_orders(markets, actions);
+    call();
   } catch (const HostError& e) {
     failure = e.what();
     host_failure = e.payload();
@@ -48,11 +56,13 @@ void RunAgentTask(Agent* agent, Markets markets, std::vector<Action>* actions,
   if (host_error != nullptr) *host_error = std::move(host_failure);
   AgentAccess::DeferWarnings(agent, false);
   AgentAccess::TakeWarnings(agent, warnings);
-  if (error->empty() && AgentAccess::PublicStateVersion(*agent) != version) {
+  if (check_public_state && error->empty() &&
+      AgentAccess::PublicStateVersion(*agent) != version) {
     *error =
         "it changed its cash, asset volumes or accessible markets, which "
         "agents may change in setup() and the callbacks but not in "
-        "submit_orders() under a parallel runner (the other agents of its "
+        "submit_orders() under a parallel runner, nor in the phases of "
+        "batched model calls under any runner (the other agents of its "
         "round would not see the change as SequentialRunner shows it); see "
         "the agent contract in docs/plugins.md";
   }

@@ -5,6 +5,7 @@
 #define PAMS_SRC_RUNNERS_AGENT_TASK_H_
 
 #include <atomic>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,6 +25,15 @@ namespace pams {
 // touching nothing (the run, and what the pointers point to, may be gone).
 // REQUIRES: actions is empty.
 void RunAgentTask(Agent* agent, Markets markets, std::vector<Action>* actions,
+                  std::string* error, std::vector<std::string>* warnings,
+                  std::string* host_error = nullptr);
+
+// RunAgentTask's handling around call() instead of submit_orders (a phase of
+// an agent whose model calls are batched, or SequentialRunner's call): its
+// warnings kept, its exception described, and with check_public_state a
+// change of the agent's cash, asset volumes or accessible markets an error.
+// REQUIRES: *error is empty.
+void RunAgentCall(Agent* agent, const std::function<void()>& call, bool check_public_state,
                   std::string* error, std::vector<std::string>* warnings,
                   std::string* host_error = nullptr);
 

@@ -245,7 +245,7 @@ Channel::Status Channel::Receive(MessageType* type, std::string* payload,
   if (s != Status::kOk) return s;
   if (header.size > kMaxMessageBytes ||
       header.type < static_cast<uint32_t>(MessageType::kInit) ||
-      header.type > static_cast<uint32_t>(MessageType::kShutdown)) {
+      header.type > static_cast<uint32_t>(MessageType::kEndRun)) {
     error_ = "corrupt message header (type " + std::to_string(header.type) +
              ", " + std::to_string(header.size) + " bytes)";
     return Status::kError;

@@ -32,6 +32,8 @@ enum class MessageType : uint32_t {
   kError,         // worker -> main: what failed
   kSync,          // main -> worker: journal bytes only (no reply)
   kShutdown,      // main -> worker: exit
+  kEndRun,        // main -> worker: the run ended; drop the replica, await
+                  // the next run's kInit (workers are kept between runs)
 };
 
 // Asked at least every Channel::kPollSeconds while a Send or Receive waits

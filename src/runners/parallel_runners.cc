@@ -69,44 +69,10 @@ void AgentParallelRunner::configure(const Settings& simulation) {
 
 void AgentParallelRunner::collect_orders_from_normal_agents(
     Session& session, LazySample<Agent*>* agents) {
-  int64_t n_orders = 0;
-  while (n_orders < session.max_normal_orders() && agents->has_next()) {
-    // Each agent asked places at most one batch, so the next
-    // (maxNormalOrders - n_orders) agents are exactly those that
-    // SequentialRunner would ask next.
-    const int64_t remaining = session.max_normal_orders() - n_orders;
-    round_.clear();
-    while (static_cast<int64_t>(round_.size()) < remaining && agents->has_next()) {
-      round_.push_back(agents->next());
-    }
-    results_.resize(round_.size());
-    for (TaskResult& r : results_) {
-      r.actions.clear();
-      r.error.clear();
-      r.host_error.clear();
-      r.warnings.clear();
-    }
-    RunRound(round_, &results_);
-    // In SequentialRunner's order: each agent's warnings, then its error or
-    // its batch.
-    for (size_t i = 0; i < round_.size(); ++i) {
-      Agent* agent = round_[i];
-      for (const std::string& w : results_[i].warnings) this->simulator().warn(w);
-      if (!results_[i].error.empty()) {
-        const std::string message = "agent " + agent->name() + " (" + agent->class_name() +
-                                    ") failed in submit_orders at step " +
-                                    std::to_string(this->simulator().time()) + ": " +
-                                    results_[i].error;
-        if (!results_[i].host_error.empty()) throw HostError(message, results_[i].host_error);
-        throw SimulationError(message);
-      }
-      if (results_[i].actions.empty()) continue;
-      Batch* batch = next_batch(agent);
-      batch->actions.swap(results_[i].actions);
-      commit_batch(session);
-      ++n_orders;
-    }
-  }
+  CollectInRounds(session, agents,
+                  [this](std::span<Agent* const> round, std::vector<TaskResult>* results) {
+                    RunRound(round, results);
+                  });
 }
 
 // --- MultiThreadAgentParallelRunner ---

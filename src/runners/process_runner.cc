@@ -13,6 +13,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -144,8 +147,10 @@ class MultiProcessAgentParallelRunner::Workers {
   struct Worker {
     Channel channel;
     pid_t pid = -1;
-    double started_at = 0;   // when it was started
-    double ready_after = 0;  // seconds until its replica was ready
+    double started_at = 0;   // when its process was started
+    double begun_at = 0;     // when this run's kInit was sent
+    bool ready = false;      // its replica of this run is ready
+    double ready_after = 0;  // seconds from kInit until its replica was ready
     bool via_forkserver = false;
     uint64_t synced = 0;  // journal position this worker has applied
     // Indices in the round of the tasks sent to it, the running one first.
@@ -165,9 +170,11 @@ class MultiProcessAgentParallelRunner::Workers {
   // Worker k's CPUs (empty, or for k beyond the vector: any).
   void set_cpus(std::vector<std::vector<int>> cpus) { cpus_ = std::move(cpus); }
 
-  void Start(const std::string& method, int count, const WorkerInit& init,
-             const ClassRegistry* registry, double timeout, StopCheck stop) {
-    stop_ = std::move(stop);
+  // Starts `count` worker processes by `method`; each waits for a run
+  // (BeginRun). `registry`: what a worker forked without a starter builds
+  // its replicas with.
+  void Start(const std::string& method, int count, const ClassRegistry* registry) {
+    method_ = method;
     if (method == "forkserver") StartForkServer();
     for (int i = 0; i < count; ++i) {
       int fds[2];
@@ -202,58 +209,188 @@ class MultiProcessAgentParallelRunner::Workers {
       }
       workers_.push_back(std::move(w));
     }
-    // Init everyone first, then wait: the replicas build in parallel.
-    const double startup = timeout > 0 ? timeout : kStartupTimeoutSeconds;
-    for (int i = 0; i < count; ++i) {
+    // The starter is the program's (a Python function of the runner that
+    // started them): kept workers must not hold on to it.
+    starter_ = nullptr;
+  }
+
+  // Starts a run: sends each worker the replica's config (run `init`, as
+  // worker k) without waiting for the replicas, which build in parallel
+  // while the main process goes on (AwaitReady). A worker not ready within
+  // `startup_timeout` s of this call fails the run. `stop` is asked while
+  // the run waits for workers.
+  void BeginRun(const WorkerInit& init, double startup_timeout, StopCheck stop) {
+    stop_ = std::move(stop);
+    startup_timeout_ = startup_timeout;
+    ++run_id_;
+    const double now = MonotonicSeconds();
+    for (size_t i = 0; i < workers_.size(); ++i) {
+      Worker& w = workers_[i];
+      w.ready = false;
+      w.synced = 0;
+      w.tasks.clear();
+      w.begun_at = now;
       WorkerInit mine = init;
-      mine.worker_index = i;
-      if (static_cast<size_t>(i) < cpus_.size()) mine.cpus = cpus_[i];
+      mine.run_id = run_id_;
+      mine.worker_index = static_cast<int>(i);
+      if (i < cpus_.size()) mine.cpus = cpus_[i];
       // A failure other than an interruption shows in the answer awaited
-      // below.
-      if (workers_[i].channel.Send(MessageType::kInit, mine.Encode(), startup, stop_) ==
+      // later. A spawned worker reads this first thing, before it imports
+      // anything slow, so the wait is short even for a large config.
+      if (w.channel.Send(MessageType::kInit, mine.Encode(), startup_timeout, stop_) ==
           Channel::Status::kInterrupted) {
         Kill();
         throw SimulationError("interrupted while the worker processes started");
       }
     }
-    for (int i = 0; i < count; ++i) {
-      MessageType type;
-      std::string payload;
-      const Channel::Status s =
-          workers_[i].channel.Receive(&type, &payload, startup, stop_);
-      if (s == Channel::Status::kOk && type == MessageType::kReady) {
-        workers_[i].ready_after = MonotonicSeconds() - workers_[i].started_at;
-        continue;
+  }
+
+  // How many workers have their replica of this run ready.
+  size_t ready_count() const {
+    size_t n = 0;
+    for (const Worker& w : workers_) n += w.ready ? 1 : 0;
+    return n;
+  }
+
+  // Reads the answers of workers whose replica is not ready yet, waiting
+  // until at least `want` workers are ready (0: reads what has arrived and
+  // returns). Throws SimulationError (HostError for the host program's
+  // errors) for a worker that failed or is past its start-up time.
+  void AwaitReady(size_t want) {
+    std::vector<pollfd> fds;
+    std::vector<size_t> index;
+    for (;;) {
+      fds.clear();
+      index.clear();
+      for (size_t i = 0; i < workers_.size(); ++i) {
+        Worker& w = workers_[i];
+        if (w.ready) continue;
+        if (w.channel.has_buffered()) {
+          ReadReady(i);
+          continue;
+        }
+        fds.push_back(pollfd{w.channel.fd(), POLLIN, 0});
+        index.push_back(i);
       }
-      if (s == Channel::Status::kInterrupted) {
+      if (fds.empty()) return;
+      const bool wait = ready_count() < want;
+      if (stop_ && stop_()) {
         Kill();
         throw SimulationError("interrupted while the worker processes started");
       }
-      if (s == Channel::Status::kOk && type == MessageType::kError) {
-        std::string message, host_error;
-        DecodeWorkerError(payload, &message, &host_error);
-        message = "worker process " + std::to_string(i) +
-                  " could not build its replica: " + message;
-        if (!host_error.empty()) throw HostError(message, host_error);
-        throw SimulationError(message);
+      double left = Channel::kPollSeconds;
+      for (size_t i : index) {
+        left = std::min(left, workers_[i].begun_at + startup_timeout_ - MonotonicSeconds());
       }
-      throw SimulationError("worker process " + std::to_string(i) +
-                            " did not start: " + Failure(i, s, startup) +
-                            (method == "fork" ? ""
-                                              : " (does the program call "
-                                                "pams::InitWorkerProcess(argc, "
-                                                "argv) at the top of main?)"));
+      if (left <= 0) {
+        // Past its start-up time: that worker's failure is the one to name.
+        for (size_t i : index) {
+          if (workers_[i].begun_at + startup_timeout_ <= MonotonicSeconds()) {
+            FailToStart(i, Channel::Status::kTimeout);
+          }
+        }
+      }
+      const int r = poll(fds.data(), fds.size(),
+                         wait ? static_cast<int>(left * 1000) + 1 : 0);
+      if (r < 0 && errno != EINTR) FailToStart(index.front(), Channel::Status::kError);
+      bool read = false;
+      for (size_t k = 0; r > 0 && k < fds.size(); ++k) {
+        if (fds[k].revents != 0) {
+          ReadReady(index[k]);
+          read = true;
+        }
+      }
+      if (!wait && !read) return;
     }
   }
 
+  // Ends a run whose workers are kept for the next one: each drops its
+  // replica. REQUIRES: healthy().
+  void EndRun() {
+    for (Worker& w : workers_) {
+      // A worker that cannot take it now is found dead or stuck later.
+      if (w.channel.Send(MessageType::kEndRun, {}, 0.5) != Channel::Status::kOk) {
+        w.channel.Close();
+      }
+      w.tasks.clear();
+    }
+    stop_ = nullptr;
+  }
+
+  // Whether the workers can serve another run: none was killed or failed,
+  // none holds a task, every process is still there.
+  bool healthy() {
+    if (killed_) return false;
+    for (Worker& w : workers_) {
+      if (!w.tasks.empty() || !w.channel.is_open() || w.pid <= 0) return false;
+      if (w.via_forkserver) {
+        if (kill(w.pid, 0) != 0 || IsZombie(w.pid)) return false;
+      } else if (waitpid(w.pid, nullptr, WNOHANG) != 0) {
+        w.pid = -1;
+        return false;
+      }
+    }
+    return server_pid_ <= 0 || waitpid(server_pid_, nullptr, WNOHANG) == 0;
+  }
+
+  void set_start_hint(std::string hint) { start_hint_ = std::move(hint); }
+
+ private:
+  // Reads worker i's answer to this run's kInit (kReady), or a late one to
+  // an earlier run's (skipped). Throws if it failed.
+  void ReadReady(size_t i) {
+    Worker& w = workers_[i];
+    MessageType type;
+    std::string payload;
+    const Channel::Status s = w.channel.Receive(&type, &payload, startup_timeout_, stop_);
+    if (s == Channel::Status::kOk && type == MessageType::kReady) {
+      uint64_t run = 0;
+      try {
+        run = StateReader(payload).read<uint64_t>();
+      } catch (const std::exception&) {
+        FailToStart(i, Channel::Status::kError);
+      }
+      if (run != run_id_) return;  // an earlier run's
+      w.ready = true;
+      w.ready_after = MonotonicSeconds() - w.begun_at;
+      return;
+    }
+    if (s == Channel::Status::kOk && type == MessageType::kError) {
+      std::string message, host_error;
+      DecodeWorkerError(payload, &message, &host_error);
+      Kill();
+      message = "worker process " + std::to_string(i) +
+                " could not build its replica: " + message;
+      if (!host_error.empty()) throw HostError(message, host_error);
+      throw SimulationError(message);
+    }
+    FailToStart(i, s == Channel::Status::kOk ? Channel::Status::kError : s);
+  }
+
+  [[noreturn]] void FailToStart(size_t i, Channel::Status s) {
+    if (s == Channel::Status::kInterrupted) {
+      Kill();
+      throw SimulationError("interrupted while the worker processes started");
+    }
+    std::string why = Failure(i, s, startup_timeout_, "simulation.workerStartTimeout");
+    Kill();
+    std::string hint = start_hint_;
+    if (hint.empty() && method_ != "fork") {
+      hint = "does the program call pams::InitWorkerProcess(argc, argv) at the top of main?";
+    }
+    throw SimulationError("worker process " + std::to_string(i) + " did not start: " + why +
+                          (hint.empty() ? "" : " (" + hint + ")"));
+  }
+
+ public:
   // Why worker i failed, for messages: how its process ended, or the timeout.
-  std::string Failure(size_t i, Channel::Status s, double timeout) {
+  std::string Failure(size_t i, Channel::Status s, double timeout,
+                      const char* key = "simulation.workerTimeout") {
     Worker& w = workers_[i];
     if (s == Channel::Status::kTimeout) {
       char seconds[32];
       std::snprintf(seconds, sizeof seconds, "%g", timeout);
-      return std::string("it did not answer within ") + seconds +
-             " s (simulation.workerTimeout)";
+      return std::string("it did not answer within ") + seconds + " s (" + key + ")";
     }
     if (s == Channel::Status::kInterrupted) return "interrupted";
     if (s == Channel::Status::kError) return "socket error: " + w.channel.error();
@@ -320,7 +457,10 @@ class MultiProcessAgentParallelRunner::Workers {
   // Kills every worker at once (SIGKILL) and reaps them: for a run that
   // stops in the middle (interrupted, or a worker timed out), whose workers
   // may be inside calls that do not return. Safe to call more than once.
-  void Kill() { Shutdown(0); }
+  void Kill() {
+    killed_ = true;
+    Shutdown(0);
+  }
 
   std::vector<Worker>& workers() { return workers_; }
 
@@ -525,7 +665,12 @@ class MultiProcessAgentParallelRunner::Workers {
   }
 
   std::vector<Worker> workers_;
+  std::string method_;
   StopCheck stop_;
+  double startup_timeout_ = kStartupTimeoutSeconds;
+  uint64_t run_id_ = 0;
+  bool killed_ = false;
+  std::string start_hint_;
   Channel server_;
   pid_t server_pid_ = -1;
   std::string program_;
@@ -533,6 +678,136 @@ class MultiProcessAgentParallelRunner::Workers {
   std::function<int(int fd)> starter_;
   std::vector<std::vector<int>> cpus_;
 };
+
+// Workers kept between runs, for the process's later runners with the same
+// worker set-up (as joblib's reusable executor keeps its workers): a loop
+// over seeds starts them once. Each kept set goes after its idle timeout
+// (a thread of its own stops it), when the program asks
+// (ShutdownKeptWorkers), or at exit. Thread-safe; never destroyed (the
+// reaper thread may still wait on it when static objects go).
+class WorkerPool {
+ public:
+  static WorkerPool& Get() {
+    static WorkerPool* pool = [] {
+      auto* p = new WorkerPool;
+      std::atexit([] { Get().ShutdownAll(); });
+      return p;
+    }();
+    return *pool;
+  }
+
+  // A kept set for `key` whose processes are all still there (others are
+  // stopped), or null.
+  std::unique_ptr<MultiProcessAgentParallelRunner::Workers> Take(const std::string& key) {
+    std::vector<std::unique_ptr<MultiProcessAgentParallelRunner::Workers>> dead;
+    std::unique_ptr<MultiProcessAgentParallelRunner::Workers> found;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (auto it = kept_.begin(); it != kept_.end();) {
+        if (it->key != key) {
+          ++it;
+          continue;
+        }
+        std::unique_ptr<MultiProcessAgentParallelRunner::Workers> w = std::move(it->workers);
+        it = kept_.erase(it);
+        if (w->healthy()) {
+          found = std::move(w);
+          break;
+        }
+        dead.push_back(std::move(w));
+      }
+    }
+    for (auto& w : dead) w->Kill();
+    return found;
+  }
+
+  // Keeps `workers` for `idle_seconds` (> 0).
+  void Keep(std::string key, std::unique_ptr<MultiProcessAgentParallelRunner::Workers> workers,
+            double idle_seconds) {
+    std::lock_guard<std::mutex> lock(mu_);
+    kept_.push_back(Entry{std::move(key), std::move(workers),
+                          MonotonicSeconds() + idle_seconds});
+    if (!reaper_started_) {
+      reaper_started_ = true;
+      // Signals stay the program's threads'.
+      sigset_t all, old;
+      sigfillset(&all);
+      pthread_sigmask(SIG_BLOCK, &all, &old);
+      std::thread([this] { Reap(); }).detach();
+      pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    }
+    cv_.notify_all();
+  }
+
+  // Stops the kept sets of `key` (every kept set when null).
+  void Shutdown(const std::string* key) {
+    std::vector<std::unique_ptr<MultiProcessAgentParallelRunner::Workers>> going;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (auto it = kept_.begin(); it != kept_.end();) {
+        if (key == nullptr || it->key == *key) {
+          going.push_back(std::move(it->workers));
+          it = kept_.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+    // Idle workers exit when told to (at once); they are killed after 0.2 s.
+    for (auto& w : going) w->Stop();
+  }
+  void ShutdownAll() { Shutdown(nullptr); }
+
+  size_t kept_count() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return kept_.size();
+  }
+
+ private:
+  struct Entry {
+    std::string key;
+    std::unique_ptr<MultiProcessAgentParallelRunner::Workers> workers;
+    double deadline;
+  };
+
+  void Reap() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      double next = 0;
+      std::vector<std::unique_ptr<MultiProcessAgentParallelRunner::Workers>> going;
+      const double now = MonotonicSeconds();
+      for (auto it = kept_.begin(); it != kept_.end();) {
+        if (it->deadline <= now) {
+          going.push_back(std::move(it->workers));
+          it = kept_.erase(it);
+          continue;
+        }
+        if (next == 0 || it->deadline < next) next = it->deadline;
+        ++it;
+      }
+      if (!going.empty()) {
+        lock.unlock();
+        for (auto& w : going) w->Stop();
+        lock.lock();
+        continue;
+      }
+      if (next == 0) {
+        cv_.wait(lock);
+      } else {
+        cv_.wait_for(lock, std::chrono::duration<double>(next - now));
+      }
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Entry> kept_;
+  bool reaper_started_ = false;
+};
+
+void ShutdownKeptWorkers() { WorkerPool::Get().ShutdownAll(); }
+
+size_t KeptWorkerSets() { return WorkerPool::Get().kept_count(); }
 
 MultiProcessAgentParallelRunner::MultiProcessAgentParallelRunner(
     Json settings, Random prng, Logger* logger, const ClassRegistry& registry)
@@ -563,6 +838,28 @@ void MultiProcessAgentParallelRunner::configure(const Settings& simulation) {
               t->json().dump());
     }
   }
+  if (auto t = simulation.find("workerStartTimeout")) {
+    worker_start_timeout_ = t->as_float();
+    if (!(worker_start_timeout_ > 0) || worker_start_timeout_ > 1e9) {
+      t->fail("must be a number of seconds > 0, got " + t->json().dump());
+    }
+  }
+  if (auto t = simulation.find("workerIdleTimeout")) {
+    worker_idle_timeout_ = t->as_float();
+    if (!(worker_idle_timeout_ >= 0) || worker_idle_timeout_ > 1e9) {
+      t->fail("must be a number of seconds >= 0 (0: workers end with the run), got " +
+              t->json().dump());
+    }
+  }
+  if (auto r = simulation.find("runRoundsWhileWorkersStart")) {
+    rounds_while_workers_start_ = r->as_bool();
+  }
+  if (auto n = simulation.find("workerNice")) {
+    const int64_t v = n->as_int();
+    if (v < 0 || v > 19) n->fail("must be an integer between 0 and 19, got " + n->json().dump());
+    worker_nice_ = static_cast<int>(v);
+  }
+
   // Planned in the main process only: a worker's replica, already pinned,
   // may run on fewer CPUs than the config names.
   worker_cpus_.clear();
@@ -582,22 +879,56 @@ void MultiProcessAgentParallelRunner::configure(const Settings& simulation) {
   }
 }
 
-bool MultiProcessAgentParallelRunner::RunsSingleTasksHere() const {
-  // A lone task gains nothing from a worker, and the main process's agent
-  // and markets are what the worker's replica copies, so running it here
-  // gives the same result at a fraction of the cost. Not so for
-  // subclasses, whose workers may be prepared in ways this process is not
-  // (the TensorFlow runner's configured TensorFlow, a worker_initializer's
-  // model), nor with a workerTimeout, which only a worker can enforce.
-  return typeid(*this) == typeid(MultiProcessAgentParallelRunner) &&
-         worker_timeout_ == 0 && !has_worker_initializer_function();
+bool MultiProcessAgentParallelRunner::prepare_main_process() {
+  // A worker initializer prepares the workers in a way this process is not
+  // (a model loaded into a cache of the worker's).
+  return !has_worker_initializer_function();
+}
+
+bool MultiProcessAgentParallelRunner::KeepsWorkers() const {
+  // Workers forked by this program (no starter) are copies of it as it was
+  // at the fork; a later runner's replicas may need what it has since.
+  return worker_idle_timeout_ > 0 && !(start_method_ == "fork" && !worker_starter_);
+}
+
+std::string MultiProcessAgentParallelRunner::WorkerPoolKey() const {
+  // Everything a worker process is made of, beyond one run's replica: its
+  // program, the classes its runner prepares it with, its CPUs, the
+  // plugins it loaded, and what the program says (the Python package: its
+  // runner class, environment, initializer).
+  std::string key;
+  StateWriter w(&key);
+  w.write_string(class_name());
+  w.write_string(start_method_);
+  w.write(concurrency());
+  w.write<uint64_t>(worker_cpus_.size());
+  for (const auto& cpus : worker_cpus_) w.write_vector(cpus);
+  w.write(worker_nice_);
+  w.write_string(worker_program_);
+  w.write<uint64_t>(worker_argv_.size());
+  for (const std::string& a : worker_argv_) w.write_string(a);
+  const std::vector<std::string> plugins = registry().plugin_paths();
+  w.write<uint64_t>(plugins.size());
+  for (const std::string& p : plugins) w.write_string(p);
+  w.write_string(worker_process_key());
+  w.write_string(worker_pool_key_extra_);
+  w.write<uint8_t>(worker_starter_ ? 1 : 0);
+  return key;
+}
+
+void MultiProcessAgentParallelRunner::close_workers() {
+  if (start_method_.empty()) return;  // not set up: it has no workers
+  const std::string key = WorkerPoolKey();
+  WorkerPool::Get().Shutdown(&key);
 }
 
 void MultiProcessAgentParallelRunner::on_run_start() {
   if (is_replica()) return;
+  tasks_here_ = worker_timeout_ == 0 && rounds_while_workers_start_ &&
+                main_process_runs_tasks_.value_or(true) && prepare_main_process();
   // Nothing can run in parallel (the warning of configure() said so): every
-  // round has one task, which runs here.
-  if (concurrency() == 1 && RunsSingleTasksHere()) return;
+  // round has one task, which runs here, prepared as a worker.
+  if (concurrency() == 1 && tasks_here_) return;
   journal_ = std::make_unique<SimulationJournal>();
   SimulationJournal::Attach(&simulator(), journal_.get());
   WorkerInit init;
@@ -607,17 +938,29 @@ void MultiProcessAgentParallelRunner::on_run_start() {
   init.plugins = registry().plugin_paths();
   init.config_directory = simulator().config_directory();
   init.host_payload = host_payload_;
-  workers_ = std::make_unique<Workers>();
-  workers_->set_cpus(worker_cpus_);
-  workers_->set_program(worker_program_, worker_argv_, worker_starter_);
-  workers_->Start(start_method_, concurrency(), init, &registry(), worker_timeout_,
-                  [this] { return StopRequested(); });
+  init.nice = worker_nice_;
+  if (KeepsWorkers()) workers_ = WorkerPool::Get().Take(WorkerPoolKey());
+  if (workers_ == nullptr) {
+    workers_ = std::make_unique<Workers>();
+    workers_->set_cpus(worker_cpus_);
+    workers_->set_program(worker_program_, worker_argv_, worker_starter_);
+    workers_->Start(start_method_, concurrency(), &registry());
+  }
+  main_takes_share_ = static_cast<size_t>(concurrency()) < AllowedCpus().size();
+  workers_->set_start_hint(worker_start_hint_);
+  workers_->BeginRun(init, worker_start_timeout_, [this] { return StopRequested(); });
 }
 
 void MultiProcessAgentParallelRunner::on_run_end() {
   if (workers_) {
     workers_->PrintStats();
-    workers_->Stop();
+    // A stopped run's workers go with it (Ctrl-C stops everything).
+    if (KeepsWorkers() && !StopRequested() && workers_->healthy()) {
+      workers_->EndRun();
+      WorkerPool::Get().Keep(WorkerPoolKey(), std::move(workers_), worker_idle_timeout_);
+    } else {
+      workers_->Stop();
+    }
   }
   workers_.reset();
   SimulationJournal::Attach(&simulator(), nullptr);
@@ -626,11 +969,20 @@ void MultiProcessAgentParallelRunner::on_run_end() {
 
 void MultiProcessAgentParallelRunner::on_step_end() {
   if (journal_ == nullptr || journal_->size() < kSyncBytes) return;
+  // Rounds of one task, which run here, never look for ready workers.
+  if (workers_->ready_count() < workers_->workers().size()) workers_->AwaitReady(0);
   // Some worker has had no task for a while: bring every lagging one up to
   // date (a kSync message has no reply), then forget what all of them have.
   const uint64_t end = journal_->end();
   std::string payload;
+  uint64_t oldest = end;
   for (auto& worker : workers_->workers()) {
+    // A worker still building its replica reads nothing yet: it gets all
+    // it missed with its first task.
+    if (!worker.ready) {
+      oldest = std::min(oldest, worker.synced);
+      continue;
+    }
     if (worker.synced == end) continue;
     payload.clear();
     StateWriter out(&payload);
@@ -644,19 +996,59 @@ void MultiProcessAgentParallelRunner::on_step_end() {
       throw SimulationError("interrupted at step " + std::to_string(simulator().time()));
     }
   }
-  journal_->discard_before(end);
+  journal_->discard_before(oldest);
 }
 
 void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
                                                std::vector<TaskResult>* results) {
-  if (workers_ == nullptr || (agents.size() == 1 && RunsSingleTasksHere())) {
-    for (size_t i = 0; i < agents.size(); ++i) {
+  // Which tasks run here and which in workers. The main process runs
+  // tasks itself when it is prepared as the workers are (tasks_here_;
+  // results do not depend on where a task runs, since this process's
+  // agents and markets are what the replicas copy): the calls of agents
+  // whose submit_orders takes microseconds (less than handing it to a
+  // worker: PAMS's built-in agents), a round's lone call to a worker
+  // (nothing to run beside it), and every call while no worker is ready.
+  local_.clear();
+  remote_.clear();
+  for (size_t i = 0; i < agents.size(); ++i) {
+    const bool here = workers_ == nullptr ||
+                      (tasks_here_ && agents[i]->has_cheap_submit_orders());
+    (here ? local_ : remote_).push_back(i);
+  }
+  if (remote_.size() == 1 && tasks_here_) {
+    local_.push_back(remote_.front());
+    remote_.clear();
+  }
+  auto run_here = [&](const std::vector<size_t>& which) {
+    for (size_t i : which) {
       TaskResult& r = (*results)[i];
       RunAgentTask(agents[i], markets(), &r.actions, &r.error, &r.warnings, &r.host_error);
     }
-    return;
-  }
+  };
+  if (remote_.empty()) return run_here(local_);
   auto& workers = workers_->workers();
+  if (workers_->ready_count() < workers.size()) {
+    // Unless this process runs rounds while they start: every worker
+    // before the first round, as PAMS's runner starts them.
+    workers_->AwaitReady(tasks_here_ ? 0 : workers.size());
+    if (workers_->ready_count() == 0) {
+      run_here(local_);
+      return run_here(remote_);
+    }
+  }
+  // The main process works as one more worker, as the thread runner's
+  // calling thread does, when there is a CPU for it beside the workers
+  // (numParallel below the CPUs): it takes its share of the round instead
+  // of waiting. With a worker on every CPU it does not: on 2 CPUs, 2
+  // TensorFlow workers and the main process calling Keras at once were
+  // slower than the workers alone.
+  if (tasks_here_ && main_takes_share_ && remote_.size() > 1) {
+    const size_t share = remote_.size() / (workers_->ready_count() + 1);
+    for (size_t k = 0; k < share; ++k) {
+      local_.push_back(remote_.back());
+      remote_.pop_back();
+    }
+  }
   std::string payload;
   std::string state;
   size_t next = 0;
@@ -685,7 +1077,8 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   };
   auto send = [&](size_t w) {
     Workers::Worker& worker = workers[w];
-    Agent& agent = *agents[next];
+    const size_t i = remote_[next++];
+    Agent& agent = *agents[i];
     payload.clear();
     StateWriter out(&payload);
     out.write_string(journal_->since(worker.synced));
@@ -694,7 +1087,7 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     agent.serialize_state(&state);
     out.write_string(state);
     worker.synced = journal_->end();
-    worker.tasks.push_back(next++);
+    worker.tasks.push_back(i);
     ++running;
     // The worker may be busy with its previous task and its socket full:
     // Send waits (reading what the worker sends meanwhile), as long as the
@@ -712,8 +1105,12 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   // gap between a worker's tasks went from 0.65 to 0.26 ms). Tasks of a
   // round are independent: they all see the simulation as the round began.
   for (size_t depth = 0; depth < kQueuedTasks; ++depth) {
-    for (size_t w = 0; w < workers.size() && next < agents.size(); ++w) send(w);
+    for (size_t w = 0; w < workers.size() && next < remote_.size(); ++w) {
+      if (workers[w].ready) send(w);
+    }
   }
+  // This process's share runs while the workers run theirs.
+  run_here(local_);
   while (running > 0) {
     MessageType type = MessageType::kResult;
     Channel::Status status;
@@ -741,7 +1138,7 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
       ReadActions(in, &result.actions);
       agent.deserialize_state(in.read_string());
     }
-    if (next < agents.size()) send(w);
+    if (next < remote_.size()) send(w);
   }
   uint64_t oldest = journal_->end();
   for (const auto& worker : workers) oldest = std::min(oldest, worker.synced);

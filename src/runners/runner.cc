@@ -17,6 +17,10 @@
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
 #include "pams/market/index_market.h"
+#include "pams/runners/model_batcher.h"
+#include "runners/agent_task.h"
+#include "runners/host_error.h"
+#include "runners/model_batches.h"
 #include "simulator/simulator_access.h"
 #include "util/python_format.h"
 
@@ -62,7 +66,8 @@ Runner::Runner(Json settings, Random prng, Logger* logger,
       prng_(std::move(prng)),
       logger_(logger),
       registry_(registry),
-      key_log_(std::make_unique<KeyLog>()) {
+      key_log_(std::make_unique<KeyLog>()),
+      engine_batcher_(MakeEngineModelBatcher()) {
   simulator_ = std::make_unique<Simulator>(ChildRandom(prng_), logger_);
 }
 
@@ -205,8 +210,12 @@ void Runner::run_pending_setups() {
   if (settings_.is_object() && settings_.contains("simulation") &&
       settings_["simulation"].is_object()) {
     const Settings simulation = key_log_->Track(settings_["simulation"], "simulation");
+    Attempt([&] {
+      if (auto b = simulation.find("batchModelCalls")) batch_model_calls_ = b->as_bool();
+    });
     Attempt([&] { configure(simulation); });
   }
+  UpdateBatching();
   if (!replica_) WarnUnreadKeys();
 }
 
@@ -215,6 +224,7 @@ void Runner::WarnUnreadKeys() {
   // runs with another).
   static const std::vector<std::string> kOtherRunnersKeys = {
       "numParallel", "startMethod", "workerTimeout", "workerCpuAffinity",
+      "workerStartTimeout", "workerIdleTimeout", "runRoundsWhileWorkersStart", "workerNice",
       "tensorflowIntraOpThreads",
       "tensorflowInterOpThreads", "tensorflowGpuMemoryGrowth"};
   // Entries with errors were not read to the end; empty groups (numAgents
@@ -638,6 +648,7 @@ void Runner::run() {
   if (ran_) throw SimulationError("Runner::run() called twice");
   ran_ = true;
   try {
+    UpdateBatching();
     on_run_start();
     Simulator& sim = *simulator_;
     if (logger_) logger_->process_simulation_begin_log(SimulationBeginLog{sim});
@@ -807,8 +818,134 @@ void Runner::process_order(Session& session, Action& action) {
   action = std::move(batch.actions[0]);
 }
 
+void Runner::UpdateBatching() {
+  batching_ = false;
+  if (!batch_model_calls_ || simulator_ == nullptr) return;
+  for (Agent* agent : simulator_->normal_frequency_agents()) {
+    if (BatcherOf(*agent) != nullptr) {
+      batching_ = true;
+      return;
+    }
+  }
+}
+
+ModelBatcher* Runner::BatcherOf(const Agent& agent) const {
+  if (engine_batcher_->batches(agent)) return engine_batcher_.get();
+  if (model_batcher_ != nullptr && model_batcher_->batches(agent)) return model_batcher_;
+  return nullptr;
+}
+
+void Runner::RunRoundWithBatches(const RoundFn& run_round) {
+  // The agents that do not batch first (on workers, threads or here), then
+  // the engine's batching agents, then the program's, all here: agents of
+  // a round are independent (they see the round's start), so the order of
+  // their turns does not change what they do.
+  round_batcher_.resize(round_.size());
+  for (size_t i = 0; i < round_.size(); ++i) round_batcher_[i] = BatcherOf(*round_[i]);
+  for (int phase = 0; phase < 3; ++phase) {
+    ModelBatcher* batcher = phase == 0 ? nullptr
+                            : phase == 1 ? engine_batcher_.get()
+                                         : model_batcher_;
+    if (phase > 0 && batcher == nullptr) continue;
+    round_part_.clear();
+    round_part_index_.clear();
+    for (size_t i = 0; i < round_.size(); ++i) {
+      if (round_batcher_[i] == batcher) {
+        round_part_.push_back(round_[i]);
+        round_part_index_.push_back(i);
+      }
+    }
+    if (round_part_.empty()) continue;
+    if (batcher == nullptr && round_part_.size() == round_.size()) {
+      run_round(round_, &results_);
+      return;
+    }
+    part_results_.resize(round_part_.size());
+    for (TaskResult& r : part_results_) {
+      r.actions.clear();
+      r.error.clear();
+      r.host_error.clear();
+      r.warnings.clear();
+    }
+    if (batcher == nullptr) {
+      run_round(round_part_, &part_results_);
+    } else {
+      RunBatchedAgents(*batcher, round_part_, markets(), &part_results_);
+    }
+    bool failed = false;
+    for (size_t k = 0; k < round_part_.size(); ++k) {
+      failed = failed || !part_results_[k].error.empty();
+      std::swap(results_[round_part_index_[k]], part_results_[k]);
+    }
+    if (failed) return;  // the run stops at the first error, in order
+  }
+}
+
+void Runner::CollectInRounds(Session& session, LazySample<Agent*>* agents,
+                             const RoundFn& run_round) {
+  int64_t n_orders = 0;
+  while (n_orders < session.max_normal_orders() && agents->has_next()) {
+    const int64_t remaining = session.max_normal_orders() - n_orders;
+    round_.clear();
+    while (static_cast<int64_t>(round_.size()) < remaining && agents->has_next()) {
+      round_.push_back(agents->next());
+    }
+    results_.resize(round_.size());
+    for (TaskResult& r : results_) {
+      r.actions.clear();
+      r.error.clear();
+      r.host_error.clear();
+      r.warnings.clear();
+    }
+    if (!batching_) {
+      run_round(round_, &results_);
+    } else {
+      RunRoundWithBatches(run_round);
+    }
+    // In SequentialRunner's order: each agent's warnings, then its error or
+    // its batch.
+    for (size_t i = 0; i < round_.size(); ++i) {
+      Agent* agent = round_[i];
+      for (const std::string& w : results_[i].warnings) simulator_->warn(w);
+      if (!results_[i].error.empty()) {
+        const std::string message = "agent " + agent->name() + " (" + agent->class_name() +
+                                    ") failed in submit_orders at step " +
+                                    std::to_string(simulator_->time()) + ": " +
+                                    results_[i].error;
+        if (!results_[i].host_error.empty()) throw HostError(message, results_[i].host_error);
+        throw SimulationError(message);
+      }
+      if (results_[i].actions.empty()) continue;
+      Batch* batch = next_batch(agent);
+      batch->actions.swap(results_[i].actions);
+      commit_batch(session);
+      ++n_orders;
+    }
+  }
+}
+
 void Runner::collect_orders_from_normal_agents(Session& session,
                                                LazySample<Agent*>* agents) {
+  if (batching_) {
+    // The rounds the agent-parallel runners make, so that the batches (and
+    // a batched model's last bits) are theirs. Agents that do not batch
+    // are asked here one after the other, as below.
+    CollectInRounds(session, agents, [this](std::span<Agent* const> round,
+                                            std::vector<TaskResult>* results) {
+      for (size_t i = 0; i < round.size(); ++i) {
+        TaskResult& r = (*results)[i];
+        RunAgentCall(
+            round[i],
+            [&] {
+              if (dispatch_ && dispatch_(round[i], &r.actions)) return;
+              round[i]->submit_orders(markets(), &r.actions);
+            },
+            /*check_public_state=*/false, &r.error, &r.warnings, &r.host_error);
+        if (!r.error.empty()) return;  // the run stops at this agent
+      }
+    });
+    return;
+  }
   int64_t n_orders = 0;
   while (n_orders < session.max_normal_orders() && agents->has_next()) {
     Agent* agent = agents->next();

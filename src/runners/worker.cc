@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -114,6 +115,8 @@ std::string WorkerInit::Encode() const {
   w.write<uint64_t>(cpus.size());
   for (int cpu : cpus) w.write(cpu);
   w.write_string(host_payload);
+  w.write(run_id);
+  w.write(nice);
   return out;
 }
 
@@ -130,6 +133,8 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
   const uint64_t cpus = r.read<uint64_t>();
   for (uint64_t i = 0; i < cpus; ++i) init.cpus.push_back(r.read<int>());
   init.host_payload = r.read_string();
+  init.run_id = r.read<uint64_t>();
+  init.nice = r.read<int>();
   return init;
 }
 
@@ -137,13 +142,16 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
   // The replica: the same runner class, config and seed, no logger.
   std::unique_ptr<ClassRegistry> own_registry;
   std::unique_ptr<Runner> runner;
-  ServeWorker(fd, [&](const WorkerInit& init) -> Runner* {
+  ServeWorker(fd, [&](const WorkerInit& init, bool first) -> Runner* {
+    runner.reset();  // the previous run's
     const ClassRegistry* registry = inherited;
     if (registry == nullptr) {
-      own_registry = std::make_unique<ClassRegistry>(ClassRegistry::WithBuiltins());
-      if (g_register_classes != nullptr) g_register_classes(own_registry.get());
-      for (const std::string& plugin : init.plugins) {
-        LoadPlugin(plugin, own_registry.get());
+      if (own_registry == nullptr) {
+        own_registry = std::make_unique<ClassRegistry>(ClassRegistry::WithBuiltins());
+        if (g_register_classes != nullptr) g_register_classes(own_registry.get());
+        for (const std::string& plugin : init.plugins) {
+          LoadPlugin(plugin, own_registry.get());
+        }
       }
       registry = own_registry.get();
     }
@@ -155,43 +163,22 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
     internal::RunnerAccess::SetReplica(runner.get());
     runner->simulator().set_config_directory(init.config_directory);
     runner->setup();
-    if (auto* process = dynamic_cast<MultiProcessAgentParallelRunner*>(runner.get())) {
-      process->prepare_worker_process();
+    if (first) {
+      if (auto* process = dynamic_cast<MultiProcessAgentParallelRunner*>(runner.get())) {
+        process->prepare_worker_process();
+      }
+      runner->worker_initializer();
     }
-    runner->worker_initializer();
     return runner.get();
   });
 }
 
-[[noreturn]] void ServeWorker(int fd, const ReplicaBuilder& build) {
-  Channel channel(fd);
-  MessageType type;
-  std::string payload;
-  if (channel.Receive(&type, &payload) != Channel::Status::kOk ||
-      type != MessageType::kInit) {
-    _exit(3);
-  }
-  Runner* runner = nullptr;
-  try {
-    const WorkerInit init = WorkerInit::Decode(payload);
-    // Before the replica and the initializer start any thread (a
-    // framework's pools), so that every thread inherits it.
-    if (!init.cpus.empty()) {
-      const std::string error = PinProcess(init.cpus);
-      if (!error.empty()) {
-        throw SimulationError("simulation.workerCpuAffinity: " + error);
-      }
-    }
-    runner = build(init);
-  } catch (const HostError& e) {
-    channel.Send(MessageType::kError, EncodeWorkerError(e.what(), e.payload()));
-    _exit(1);
-  } catch (const std::exception& e) {
-    channel.Send(MessageType::kError, EncodeWorkerError(e.what(), {}));
-    _exit(1);
-  }
-  if (channel.Send(MessageType::kReady, {}) != Channel::Status::kOk) _exit(0);
+namespace {
 
+// Serves the tasks of one run on `runner`'s replica until the main process
+// ends the run (kEndRun: returns); exits the process when the main process
+// says so or goes away, or when the replica cannot follow it.
+void ServeRun(Channel& channel, Runner* runner) {
   Simulator& simulator = runner->simulator();
   const Markets markets = simulator.markets();
   std::vector<Action> actions;
@@ -200,9 +187,12 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
   std::vector<std::string> warnings;
   std::string reply;
   std::string state;
+  MessageType type;
+  std::string payload;
   for (;;) {
     if (channel.Receive(&type, &payload) != Channel::Status::kOk) _exit(0);
     if (type == MessageType::kShutdown) _exit(0);
+    if (type == MessageType::kEndRun) return;
     try {
       StateReader r(payload);
       SimulationJournal::Replay(r.read_string(), &simulator);
@@ -239,6 +229,55 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
                                      host != nullptr ? host->payload() : std::string()));
       _exit(1);
     }
+  }
+}
+
+}  // namespace
+
+[[noreturn]] void ServeWorker(int fd, const ReplicaBuilder& build) {
+  Channel channel(fd);
+  MessageType type;
+  std::string payload;
+  for (bool first = true;; first = false) {
+    // Between runs a kept worker waits here, for as long as the main
+    // process keeps it.
+    if (channel.Receive(&type, &payload) != Channel::Status::kOk) _exit(0);
+    if (type == MessageType::kShutdown) _exit(0);
+    if (type != MessageType::kInit) _exit(3);
+    Runner* runner = nullptr;
+    uint64_t run_id = 0;
+    try {
+      const WorkerInit init = WorkerInit::Decode(payload);
+      run_id = init.run_id;
+      // Before the replica and the initializer start any thread (a
+      // framework's pools), so that every thread inherits it. Kept workers
+      // serve runs of the same CPUs.
+      if (first && !init.cpus.empty()) {
+        const std::string error = PinProcess(init.cpus);
+        if (!error.empty()) {
+          throw SimulationError("simulation.workerCpuAffinity: " + error);
+        }
+      }
+      // Lower than the main process (simulation.workerNice): once for
+      // good, since an unprivileged process cannot raise it again.
+      if (first && init.nice > 0) {
+        errno = 0;
+        if (nice(init.nice) == -1 && errno != 0) {
+          throw SimulationError(std::string("simulation.workerNice: ") + std::strerror(errno));
+        }
+      }
+      runner = build(init, first);
+    } catch (const HostError& e) {
+      channel.Send(MessageType::kError, EncodeWorkerError(e.what(), e.payload()));
+      _exit(1);
+    } catch (const std::exception& e) {
+      channel.Send(MessageType::kError, EncodeWorkerError(e.what(), {}));
+      _exit(1);
+    }
+    std::string ready;
+    StateWriter(&ready).write(run_id);
+    if (channel.Send(MessageType::kReady, ready) != Channel::Status::kOk) _exit(0);
+    ServeRun(channel, runner);
   }
 }
 

@@ -35,6 +35,13 @@ struct WorkerInit {
   // What the program driving the runner sends its workers (the Python
   // package: its classes), opaque here.
   std::string host_payload;
+  // Which run of the worker's process this is (1, 2, ... for kept workers):
+  // its kReady answer carries it, so that the main process can tell the
+  // answer to this run's kInit from a late one to an earlier run's.
+  uint64_t run_id = 0;
+  // How much the worker lowers its priority (nice increment) at its first
+  // run (simulation.workerNice).
+  int nice = 0;
 
   std::string Encode() const;
   static WorkerInit Decode(const std::string& bytes);
@@ -85,15 +92,23 @@ inline void DecodeWorkerError(const std::string& payload, std::string* message,
 }
 
 // Serves the runner on the socket fd until it is told to stop or the main
-// process goes away, then exits the process (never returns). `registry` is
-// the registry to build the replica with (a forked worker inherits the main
-// process's); null builds one from the built-ins, the program's
-// registration function and the plugins named in the Init message.
+// process goes away, then exits the process (never returns). A worker
+// serves one run after another (the main process keeps its workers between
+// runs): each kInit builds a replica for a run, each kEndRun drops it. The
+// worker's CPUs are pinned at its first run, and the process is prepared
+// (prepare_worker_process, the worker initializer) once, at its first run.
+// `registry` is the registry to build the replicas with (a forked worker
+// inherits the main process's); null builds one from the built-ins, the
+// program's registration function and the plugins named in the first Init
+// message (the main process keeps workers only for runs of the same
+// plugins).
 [[noreturn]] void RunWorker(int fd, const ClassRegistry* registry);
-// RunWorker with the replica built by build(init), which returns a runner
-// set up as a replica (internal::RunnerAccess::SetReplica before setup(),
-// then prepared and initialized) that it keeps alive, or throws.
-using ReplicaBuilder = std::function<Runner*(const WorkerInit& init)>;
+// RunWorker with each run's replica built by build(init, first): a runner
+// set up as a replica (internal::RunnerAccess::SetReplica before setup()),
+// and when `first` (the process's first run) the process prepared and
+// initialized too; build keeps it alive until its next call (which may
+// drop it first), or throws.
+using ReplicaBuilder = std::function<Runner*(const WorkerInit& init, bool first)>;
 [[noreturn]] void ServeWorker(int fd, const ReplicaBuilder& build);
 
 // Serves fork requests of a runner on the socket fd (see process_runner.cc);

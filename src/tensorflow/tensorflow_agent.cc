@@ -1,7 +1,11 @@
 #include "pams/tensorflow/tensorflow_agent.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 
 #include "pams/config/settings.h"
 #include "pams/errors.h"
@@ -122,35 +126,104 @@ void TensorFlowAgent::Features(const Market& market, std::vector<float>* out) co
   }
 }
 
-void TensorFlowAgent::submit_orders(Markets markets, std::vector<Action>* orders) {
-  for (const Market* market : markets) {
-    if (!is_market_accessible(market->market_id())) continue;
-    const Model& m = model();
-    Features(*market, &scratch_);
-    const Tensor features = Tensor::Of<float>(
-        DataType::kFloat, {1, static_cast<int64_t>(scratch_.size())}, scratch_);
+namespace {
+
+// The model's "features" and "seed" inputs for a batch of rows, its
+// "signal" output split into the rows' outputs.
+class AgentModel final : public BatchModel {
+ public:
+  explicit AgentModel(std::shared_ptr<const Model> model) : model_(std::move(model)) {}
+
+  std::string name() const override { return model_->path(); }
+
+  void run_batch(std::span<ModelCall* const> calls) const override {
+    const int64_t n = static_cast<int64_t>(calls.size());
+    const int64_t f = static_cast<int64_t>(calls[0]->inputs.size());
+    std::vector<float> rows(static_cast<size_t>(n * f));
+    for (int64_t i = 0; i < n; ++i) {
+      if (static_cast<int64_t>(calls[i]->inputs.size()) != f) {
+        throw SimulationError("rows of different widths in one batch");
+      }
+      std::copy(calls[i]->inputs.begin(), calls[i]->inputs.end(), rows.begin() + i * f);
+    }
+    const Tensor features =
+        Tensor::Of<float>(DataType::kFloat, {n, f}, std::span<const float>(rows));
     std::vector<std::pair<std::string, const Tensor*>> inputs = {{"features", &features}};
     Tensor seed;
-    if (const TensorSpec* s = m.input("seed")) {
-      // Seeds of the model's stateless random ops come from the agent's
-      // prng, so results do not depend on which process runs the agent.
-      const int64_t a = prng().randint(0, 0x7fffffff);
-      const int64_t b = prng().randint(0, 0x7fffffff);
+    if (const TensorSpec* s = model_->input("seed")) {
       if (s->dtype == DataType::kInt64) {
-        const int64_t v[2] = {a, b};
-        seed = Tensor::Of<int64_t>(DataType::kInt64, {1, 2}, v);
+        std::vector<int64_t> v;
+        for (const ModelCall* c : calls) v.insert(v.end(), c->int_inputs.begin(), c->int_inputs.end());
+        seed = Tensor::Of<int64_t>(DataType::kInt64, {n, 2}, std::span<const int64_t>(v));
       } else {
-        const int32_t v[2] = {static_cast<int32_t>(a), static_cast<int32_t>(b)};
-        seed = Tensor::Of<int32_t>(DataType::kInt32, {1, 2}, v);
+        std::vector<int32_t> v;
+        for (const ModelCall* c : calls) {
+          for (int64_t x : c->int_inputs) v.push_back(static_cast<int32_t>(x));
+        }
+        seed = Tensor::Of<int32_t>(DataType::kInt32, {n, 2}, std::span<const int32_t>(v));
       }
       inputs.emplace_back("seed", &seed);
     }
-    const std::vector<Tensor> out = m.Run(inputs, {"signal"});
-    if (out.empty() || out[0].dtype() != DataType::kFloat || out[0].num_elements() < 1) {
+    const std::vector<Tensor> out = model_->Run(inputs, {"signal"});
+    if (out.empty() || out[0].dtype() != DataType::kFloat ||
+        out[0].num_elements() < static_cast<size_t>(n) ||
+        out[0].num_elements() % static_cast<size_t>(n) != 0) {
+      throw SimulationError("model " + model_->path() + " did not return a float32 signal row "
+                            "per input row");
+    }
+    const size_t k = out[0].num_elements() / static_cast<size_t>(n);
+    const std::span<const float> values = out[0].values<float>();
+    for (int64_t i = 0; i < n; ++i) {
+      calls[i]->outputs.assign(values.begin() + i * k, values.begin() + (i + 1) * k);
+    }
+  }
+
+ private:
+  std::shared_ptr<const Model> model_;
+};
+
+// The AgentModel of each model of this process, so that agents of the same
+// model share one (and its calls are batched together).
+std::shared_ptr<const BatchModel> AgentModelOf(const std::shared_ptr<const Model>& model) {
+  static std::mutex mutex;
+  static std::map<const Model*, std::shared_ptr<const BatchModel>>* models =
+      new std::map<const Model*, std::shared_ptr<const BatchModel>>();
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = (*models)[model.get()];
+  if (slot == nullptr) slot = std::make_shared<AgentModel>(model);
+  return slot;
+}
+
+}  // namespace
+
+void TensorFlowAgent::prepare_model_calls(Markets markets, std::vector<ModelCall>* calls) {
+  for (const Market* market : markets) {
+    if (!is_market_accessible(market->market_id())) continue;
+    const Model& m = model();
+    if (batch_model_ == nullptr) batch_model_ = AgentModelOf(model_);
+    ModelCall call;
+    call.model = batch_model_.get();
+    Features(*market, &call.inputs);
+    if (m.input("seed") != nullptr) {
+      // Seeds of the model's stateless random ops come from the agent's
+      // prng, so results do not depend on which process runs the agent.
+      call.int_inputs = {prng().randint(0, 0x7fffffff), prng().randint(0, 0x7fffffff)};
+    }
+    calls->push_back(std::move(call));
+  }
+}
+
+void TensorFlowAgent::submit_orders_with_model_outputs(Markets markets,
+                                                       std::span<const ModelCall> calls,
+                                                       std::vector<Action>* orders) {
+  size_t next = 0;
+  for (const Market* market : markets) {
+    if (!is_market_accessible(market->market_id())) continue;
+    if (next >= calls.size() || calls[next].outputs.empty()) {
       throw SimulationError("agent " + name() + ": model " + model_path_ +
                             " did not return a float32 signal");
     }
-    const double signal = out[0].values<float>()[0];
+    const double signal = calls[next++].outputs[0];
     const double price = market->get_market_price();
     const double expected = price * std::exp(signal * return_scale_);
     if (!std::isfinite(expected)) {
@@ -173,6 +246,15 @@ void TensorFlowAgent::submit_orders(Markets markets, std::vector<Action>* orders
                                       .ttl = time_window_size_}));
     }
   }
+}
+
+void TensorFlowAgent::submit_orders(Markets markets, std::vector<Action>* orders) {
+  // The two phases, each model call on its one row (what a batch of one
+  // gives).
+  one_call_.clear();
+  prepare_model_calls(markets, &one_call_);
+  for (ModelCall& call : one_call_) call.model->run_one(&call);
+  submit_orders_with_model_outputs(markets, one_call_, orders);
 }
 
 }  // namespace pams::tensorflow

@@ -78,6 +78,14 @@ void TensorFlowAgentParallelRunner::prepare_worker_process() {
   Configure(options_);
 }
 
+bool TensorFlowAgentParallelRunner::prepare_main_process() {
+  if (!MultiProcessAgentParallelRunner::prepare_main_process()) return false;
+  if (start_method() == "fork") return false;
+  if (IsInitialized() && !(CurrentOptions() == options_)) return false;
+  Configure(options_);
+  return true;
+}
+
 void TensorFlowAgentParallelRunner::worker_initializer() {
   for (const auto& agent : simulator().agents()) {
     if (auto* tf_agent = dynamic_cast<TensorFlowAgent*>(agent.get())) {

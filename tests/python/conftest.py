@@ -22,3 +22,17 @@ def pytest_configure(config):
     from pams_reference import check_env
 
     check_env()
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _no_kept_workers_between_tests():
+    """Worker processes are kept after a run for later runs of this process
+    (workerIdleTimeout): each test ends its own, so that tests that count a
+    run's workers (or look for leftovers) see only theirs."""
+    yield
+    import pams_cpp.runners
+
+    pams_cpp.runners.shutdown_workers()

@@ -9,6 +9,7 @@ import os
 import random
 import re
 import threading
+import time
 
 import pytest
 
@@ -399,6 +400,19 @@ def test_a_worker_hanging_past_the_timeout_ends_the_run(capsys):
     assert time.monotonic() - start < 30
 
 
+def processes_tagged(tag):
+    """The pids of processes whose environment has PAMS_TEST_TAG=tag."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if f"PAMS_TEST_TAG={tag}".encode() in f.read().split(b"\0"):
+                    found.append(int(pid))
+        except (OSError, ValueError):
+            pass
+    return found
+
+
 def test_ctrl_c_stops_python_workers_and_leaves_none(capsys):
     import signal
     import subprocess
@@ -430,14 +444,16 @@ if __name__ == "__main__":
         print("INTERRUPTED")
     print("STILL HERE", runner.simulator.markets[0].get_time() > 0)
 """
+    # The script's processes carry a tag of this test in their environment
+    # (workers inherit it), so that other tests' workers (tests may run at
+    # the same time) are not counted.
+    tag = f"ctrl-c-{os.getpid()}-{time.monotonic_ns()}"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, env=dict(os.environ, PAMS_TEST_TAG=tag))
     assert "INTERRUPTED" in done.stdout and "STILL HERE True" in done.stdout, (
         done.stdout + done.stderr[-2000:])
-    # No worker outlives it: none is left with this test's script.
-    left = subprocess.run(["pgrep", "-f", "pams_cpp.runners import _worker"],
-                          capture_output=True, text=True).stdout.split()
-    assert left == []
+    # No worker outlives it.
+    assert processes_tagged(tag) == []
 
 
 @pytest.mark.parametrize("start_method", ["spawn", "forkserver"])
@@ -489,7 +505,9 @@ class AffinityRecorder(pams_cpp.agents.FCNAgent):
 def worker_cpus(runner_class, start_method, **simulation):
     """{worker pid: the CPUs its calls ran on} for a run of AffinityRecorders."""
     with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
-        config = with_parallel(json.load(f), 2, startMethod=start_method, **simulation)
+        # Every task in a worker (none in this process while they start).
+        config = with_parallel(json.load(f), 2, startMethod=start_method,
+                               runRoundsWhileWorkersStart=False, **simulation)
     config["FCNAgents"]["class"] = "AffinityRecorder"
     runner = runner_class(settings=config, prng=random.Random(1))
     runner.class_register(AffinityRecorder)

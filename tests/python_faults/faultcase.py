@@ -23,7 +23,7 @@ def config(steps=100, max_normal_orders=4, num_parallel=2, start_method=None, ag
            first_steps=100, **simulation):
     """CI2002 with `first_steps` and `steps` steps in its two sessions,
     maxNormalOrders and numParallel set, FCNAgents of class agent_class (if
-    given)."""
+    given), every task of a process runner in a worker."""
     with open(CI2002) as f:
         c = json.load(f)
     c["simulation"]["sessions"][0]["iterationSteps"] = first_steps
@@ -31,6 +31,9 @@ def config(steps=100, max_normal_orders=4, num_parallel=2, start_method=None, ag
     for s in c["simulation"]["sessions"]:
         s["maxNormalOrders"] = max_normal_orders
     c["simulation"]["numParallel"] = num_parallel
+    # The cases are about tasks in worker processes: none runs in the main
+    # process (which a stuck call there would hold, as in SequentialRunner).
+    c["simulation"]["runRoundsWhileWorkersStart"] = False
     if start_method:
         c["simulation"]["startMethod"] = start_method
     c["simulation"].update(simulation)

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pams/agents/model_call.h"
 #include "pams/export.h"
 #include "pams/logs/logs.h"
 #include "pams/market/order.h"
@@ -85,6 +86,27 @@ class PAMS_EXPORT Agent {
   // High-frequency agents (HighFrequencyAgent) are asked after each batch of
   // normal orders instead of with the normal agents.
   virtual bool is_high_frequency() const { return false; }
+
+  // Whether submit_orders() takes about as long as handing the call to a
+  // worker process or less (microseconds): the process runner runs such
+  // calls in the main process when it may (results do not depend on where
+  // a call runs). Default false; PAMS's built-in agents say true.
+  virtual bool has_cheap_submit_orders() const { return false; }
+
+  // Batched model calls (model_call.h). An agent that says true here has
+  // its orders made by the two phases below under every runner while
+  // simulation.batchModelCalls is true (its submit_orders otherwise):
+  // prepare_model_calls appends this step's model calls (one input row
+  // each), the runner fills their outputs with one call per model for the
+  // whole round, then submit_orders_with_model_outputs appends the orders,
+  // given the calls in the order prepare_model_calls made them. Both
+  // follow submit_orders's contract (simulator_view.h) and may change
+  // the agent's own fields and prng only. Defaults: false, nothing.
+  virtual bool batches_model_calls() const { return false; }
+  virtual void prepare_model_calls(Markets markets, std::vector<ModelCall>* calls);
+  virtual void submit_orders_with_model_outputs(Markets markets,
+                                                std::span<const ModelCall> calls,
+                                                std::vector<Action>* orders);
 
   // Subclass state beyond the base fields, for the parallel runners. The
   // default saves nothing (right for agents whose submit_orders() changes

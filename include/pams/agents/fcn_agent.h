@@ -29,6 +29,9 @@ class PAMS_EXPORT FCNAgent : public Agent {
   void setup(const Settings& settings,
              std::span<const int> accessible_market_ids) override;
   void submit_orders(Markets markets, std::vector<Action>* orders) override;
+  // FCNAgent's own submit_orders (a subclass's may be slower: the
+  // workload samples).
+  bool has_cheap_submit_orders() const override;
 
   // The orders for one market (nothing if it is not accessible).
   void submit_orders_by_market(const Market& market,

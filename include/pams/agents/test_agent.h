@@ -14,6 +14,7 @@ class PAMS_EXPORT TestAgent : public Agent {
  public:
   explicit TestAgent(AgentInit init) : Agent(std::move(init)) {}
   void submit_orders(Markets markets, std::vector<Action>* orders) override;
+  bool has_cheap_submit_orders() const override;  // TestAgent's own
 };
 
 }  // namespace pams

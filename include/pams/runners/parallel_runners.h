@@ -27,6 +27,28 @@
 //                worker 1 on CPU 1; [[0, 1], [2, 3]]: two CPUs each; worker k
 //                takes entry k mod size); default the runner's
 //                default_worker_cpu_affinity(). Results do not depend on it.
+//   workerStartTimeout  processes only: seconds a worker may take to build
+//                its replica (a Python worker imports the main module and
+//                the agents' modules then); default 120.
+//   workerIdleTimeout  processes only: seconds the workers of a run are
+//                kept after it for a later runner of the same worker set-up
+//                (class, startMethod, concurrency, CPUs, program, plugins,
+//                what the program adds: the Python package's environment,
+//                initializer and runner state), which reuses them with
+//                replicas rebuilt per run; 0: workers end with the run.
+//                Default 300. ShutdownKeptWorkers() ends them at once.
+//   workerNice   processes only: how much each worker lowers its priority
+//                (nice increment, 0-19; default 4), so that the main
+//                process, the run's critical path (it alone runs the
+//                simulation between rounds, and rounds while workers start),
+//                gets the CPU first when both want it. On 2 cores, two
+//                spawned workers importing TensorFlow slowed the main
+//                process's first rounds 2-3x at 0, not at 4.
+//   runRoundsWhileWorkersStart  processes only: true (default) lets the
+//                main process run the rounds itself until a worker is
+//                ready, and run rounds of one task, when it is prepared as
+//                the workers are (prepare_main_process()) and no
+//                workerTimeout is set. Results do not depend on it.
 //
 // The agent contract (simulator_view.h) is what makes this safe: during a
 // round, agents only read what their view shows and change their own
@@ -72,15 +94,6 @@ class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
   int concurrency() const { return concurrency_; }
 
  protected:
-  // The outcome of one agent's submit_orders().
-  struct TaskResult {
-    std::vector<Action> actions;
-    std::string error;  // non-empty: submit_orders failed with this message
-    // The host program's description of the error (see HostError), if any.
-    std::string host_error;
-    std::vector<std::string> warnings;  // what it warned, in order
-  };
-
   void configure(const Settings& simulation) override;
   void collect_orders_from_normal_agents(Session& session,
                                          LazySample<Agent*>* agents) override;
@@ -88,14 +101,14 @@ class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
   // Calls submit_orders of every agent, in parallel, leaving agents[i]'s
   // outcome in (*results)[i] (results has agents.size() entries, cleared).
   // When it returns, each agent is in the state its call left it in.
+  // (Agents that batch their model calls are not among them: see
+  // Runner::CollectInRounds.)
   virtual void RunRound(std::span<Agent* const> agents,
                         std::vector<TaskResult>* results) = 0;
 
  private:
   int num_parallel_ = 1;
   int concurrency_ = 1;
-  std::vector<Agent*> round_;
-  std::vector<TaskResult> results_;
 };
 
 // Threads. The thread that runs the simulation works as one of the
@@ -154,10 +167,35 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   void set_default_worker_cpu_affinity(bool pin) { default_worker_cpu_affinity_set_ = pin; }
   double worker_timeout() const { return worker_timeout_; }
 
-  // Runs first in each worker process, after the replica is set up and
-  // before worker_initializer(): a hook for subclasses that prepare the
+  // Runs first in each worker process, after its first replica is set up
+  // and before worker_initializer() (both once per process; kept workers
+  // serve later runs as they are): a hook for subclasses that prepare the
   // process (the TensorFlow runner configures TensorFlow here).
   virtual void prepare_worker_process() {}
+  // Prepares the main process as prepare_worker_process() prepares a
+  // worker, when it can, at the start of each run: true lets the main
+  // process run tasks itself (see runRoundsWhileWorkersStart). Default:
+  // true unless a worker initializer function is set (it prepares workers
+  // in ways this process is not). The TensorFlow runner configures this
+  // process's TensorFlow when it may.
+  virtual bool prepare_main_process();
+  // What makes this runner's worker processes differ from another
+  // runner's of the same class beyond the config's run (the TensorFlow
+  // runner: its options): part of the key of kept workers.
+  virtual std::string worker_process_key() const { return {}; }
+  // Ends the workers kept for this runner's set-up (see workerIdleTimeout).
+  // REQUIRES: no run in progress.
+  void close_workers();
+  // For programs that drive the runner (the Python package): whether the
+  // main process may run tasks (replaces prepare_main_process()'s answer
+  // when false), bytes added to the key of kept workers, and the hint a
+  // worker that did not start adds to its message (default: the
+  // InitWorkerProcess reminder of C++ programs). REQUIRES: before run().
+  void set_main_process_runs_tasks(bool may) { main_process_runs_tasks_ = may; }
+  void set_worker_pool_key_extra(std::string extra) {
+    worker_pool_key_extra_ = std::move(extra);
+  }
+  void set_worker_start_hint(std::string hint) { worker_start_hint_ = std::move(hint); }
 
   // The program that "spawn" and "forkserver" start as a worker, with its
   // arguments (argv[0] first): one that calls pams::InitWorkerProcess first
@@ -190,9 +228,12 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
                 std::vector<TaskResult>* results) override;
 
  private:
+  friend class WorkerPool;
   class Workers;
-  // Whether a round of one task runs in this process instead of a worker.
-  bool RunsSingleTasksHere() const;
+  // Whether this run's workers are kept for later runs (workerIdleTimeout).
+  bool KeepsWorkers() const;
+  // The key of kept workers: runners of equal keys share them.
+  std::string WorkerPoolKey() const;
   std::string start_method_;
   std::string default_start_method_set_;  // empty: default_start_method()
   std::optional<bool> default_worker_cpu_affinity_set_;
@@ -203,9 +244,30 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   std::function<int(int fd)> worker_starter_;  // empty: fork()
   std::string host_payload_;
   double worker_timeout_ = 0;
+  double worker_start_timeout_ = 120;
+  double worker_idle_timeout_ = 300;
+  bool rounds_while_workers_start_ = true;
+  int worker_nice_ = 4;
+  // Whether the main process runs a share of each round (on_run_start).
+  bool main_takes_share_ = false;
+  // Whether this run's main process runs tasks (on_run_start).
+  bool tasks_here_ = false;
+  std::optional<bool> main_process_runs_tasks_;
+  std::string worker_pool_key_extra_;
+  std::string worker_start_hint_;
   std::unique_ptr<SimulationJournal> journal_;
   std::unique_ptr<Workers> workers_;
+  // A round's tasks that run here and in workers (indices; kept to reuse
+  // their memory).
+  std::vector<size_t> local_;
+  std::vector<size_t> remote_;
 };
+
+// Ends every worker process kept for later runs (workerIdleTimeout) now,
+// instead of at their idle timeout or at exit. Thread-safe.
+PAMS_EXPORT void ShutdownKeptWorkers();
+// How many sets of workers are kept now (for tests and tools).
+PAMS_EXPORT size_t KeptWorkerSets();
 
 }  // namespace pams
 

@@ -40,7 +40,17 @@ namespace pams {
 
 class KeyLog;
 class Logger;
+class ModelBatcher;
 class Settings;
+
+// The outcome of one agent's turn in a round (Runner::CollectInRounds).
+struct AgentTaskResult {
+  std::vector<Action> actions;
+  std::string error;  // non-empty: the agent failed with this message
+  // The host program's description of the error (see HostError), if any.
+  std::string host_error;
+  std::vector<std::string> warnings;  // what it warned, in order
+};
 
 namespace internal {
 class RunnerAccess;
@@ -105,6 +115,20 @@ class PAMS_EXPORT Runner {
   bool has_worker_initializer_function() const {
     return static_cast<bool>(worker_initializer_fn_);
   }
+
+  // The agents whose model calls are batched: engine agents whose
+  // batches_model_calls() is true (pams/agents/model_call.h), and those
+  // `batcher` says batch (see model_batcher.h). While simulation.batchModelCalls is true (the
+  // default) and such an agent is among the normal agents, every runner
+  // collects orders in rounds (as the agent-parallel runners do) and runs
+  // each round's batching agents on the simulation thread: prepare phases,
+  // one call per model, then their submit phases. null: none. REQUIRES:
+  // before run(); batcher outlives the runner.
+  void set_model_batcher(ModelBatcher* batcher) { model_batcher_ = batcher; }
+  ModelBatcher* model_batcher() const { return model_batcher_; }
+  // simulation.batchModelCalls (default true): false asks every agent with
+  // its submit_orders, as PAMS does.
+  bool batch_model_calls() const { return batch_model_calls_; }
 
   // --- The steps setup() and run() are made of, in PAMS's names
   // (_generate_markets, ..., _collect_orders_from_normal_agents,
@@ -234,8 +258,27 @@ class PAMS_EXPORT Runner {
   virtual void collect_orders_from_normal_agents(Session& session,
                                                  LazySample<Agent*>* agents);
 
+  using TaskResult = AgentTaskResult;
+  // Runs each agent's submit_orders, leaving agents[i]'s outcome in
+  // (*results)[i] (results has agents.size() entries, cleared).
+  using RoundFn =
+      std::function<void(std::span<Agent* const> agents, std::vector<TaskResult>* results)>;
+  // collect_orders_from_normal_agents in rounds: each round asks the next
+  // (maxNormalOrders - orders so far) agents at once (exactly those
+  // SequentialRunner asks, since each places at most one batch), then
+  // commits their batches in shuffled order with their warnings, the
+  // first error stopping the run (SimulationError or HostError naming the
+  // agent). The round's agents that batch their model calls (batching())
+  // run on this thread through the model batcher (model_batches.h); the
+  // others through run_round.
+  void CollectInRounds(Session& session, LazySample<Agent*>* agents, const RoundFn& run_round);
+  // Whether rounds batch model calls: a batcher is set, batchModelCalls is
+  // true, and some normal agent batches (decided when run() starts).
+  bool batching() const { return batching_; }
+
   // Reads the runner's own keys of the "simulation" object at the end of
-  // setup() (e.g. numParallel). Throws ConfigError. Default: nothing.
+  // setup() (e.g. numParallel), after Runner's own (batchModelCalls).
+  // Throws ConfigError. Default: nothing.
   virtual void configure(const Settings& simulation);
 
   // Called when run() starts and when it ends (also after an error), for
@@ -292,6 +335,13 @@ class PAMS_EXPORT Runner {
   // setup() recording ConfigErrors instead of throwing them (validate()
   // without looking past each entry's first problem).
   std::vector<ConfigError> CollectErrors();
+  // Sets batching_ (see batching()).
+  void UpdateBatching();
+  // The batcher of agent's model calls (the engine's for engine agents that
+  // batch, else the program's if it batches the agent), or null.
+  ModelBatcher* BatcherOf(const Agent& agent) const;
+  // CollectInRounds's round_ when batching: results_ filled.
+  void RunRoundWithBatches(const RoundFn& run_round);
   // Warns about each config key that no class read (see KeyLog).
   void WarnUnreadKeys();
   // Stops workers and flushes the logger after an error; returns what
@@ -340,6 +390,18 @@ class PAMS_EXPORT Runner {
   bool collect_sequentially_ = false;
   std::vector<Batch> kept_hf_batches_;
   std::function<bool(Agent*, std::vector<Action>*)> dispatch_;
+  // Model batching (set_model_batcher) and CollectInRounds's scratch.
+  ModelBatcher* model_batcher_ = nullptr;
+  // Engine agents' (Agent::batches_model_calls).
+  std::unique_ptr<ModelBatcher> engine_batcher_;
+  std::vector<ModelBatcher*> round_batcher_;
+  bool batch_model_calls_ = true;
+  bool batching_ = false;
+  std::vector<Agent*> round_;
+  std::vector<TaskResult> results_;
+  std::vector<Agent*> round_part_;
+  std::vector<size_t> round_part_index_;
+  std::vector<TaskResult> part_results_;
   // Market ids and agent ids given out so far (generate_* may be called
   // group by group).
   int next_market_id_ = 0;

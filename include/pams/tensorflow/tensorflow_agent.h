@@ -22,6 +22,13 @@
 // The agent holds the model's path, not the model: each process loads the
 // model once from its cache (model.h), so the agent is cheap to send to
 // worker processes.
+//
+// Its model calls are batched (pams/agents/model_call.h): while
+// simulation.batchModelCalls is true (the default), the TensorFlowAgents of
+// a round with the same model make one call on a batch of their rows
+// ("features" [n, f], "seed" [n, 2]), on the simulation thread under every
+// runner; submit_orders (batchModelCalls false) makes the same call on its
+// one row.
 
 #ifndef PAMS_TENSORFLOW_TENSORFLOW_AGENT_H_
 #define PAMS_TENSORFLOW_TENSORFLOW_AGENT_H_
@@ -44,6 +51,10 @@ class PAMS_EXPORT TensorFlowAgent : public Agent {
   void setup(const Settings& settings,
              std::span<const int> accessible_market_ids) override;
   void submit_orders(Markets markets, std::vector<Action>* orders) override;
+  bool batches_model_calls() const override { return true; }
+  void prepare_model_calls(Markets markets, std::vector<ModelCall>* calls) override;
+  void submit_orders_with_model_outputs(Markets markets, std::span<const ModelCall> calls,
+                                        std::vector<Action>* orders) override;
 
   const std::string& model_path() const { return model_path_; }
   // The model, from this process's cache (loaded on first use).
@@ -64,6 +75,9 @@ class PAMS_EXPORT TensorFlowAgent : public Agent {
   int64_t order_volume_ = 1;
   int64_t time_window_size_ = 100;
   std::shared_ptr<const Model> model_;  // this process's, once used
+  // model_'s batch evaluation, shared by the agents of the same model.
+  std::shared_ptr<const BatchModel> batch_model_;
+  std::vector<ModelCall> one_call_;  // submit_orders's scratch
   std::vector<float> scratch_;
 };
 

@@ -52,6 +52,12 @@ class PAMS_EXPORT TensorFlowAgentParallelRunner : public MultiProcessAgentParall
 
   void worker_initializer() override;
   void prepare_worker_process() override;
+  // Configures this process's TensorFlow as the workers' when it has not
+  // run yet or runs with their options already (not for "fork": a forked
+  // worker needs a main process where TensorFlow has not run).
+  bool prepare_main_process() override;
+  // The options (ConfigProto): workers configured otherwise are not reused.
+  std::string worker_process_key() const override { return ConfigProtoBytes(options_); }
 
  protected:
   void configure(const Settings& simulation) override;

@@ -6,6 +6,7 @@ from .fcn_agent import FCNAgent
 from .high_frequency_agent import HighFrequencyAgent
 from .market_maker_agent import MarketMakerAgent
 from .market_share_fcn_agent import MarketShareFCNAgent
+from .model_call import ModelCall
 from .test_agent import TestAgent
 
 __all__ = [
@@ -15,5 +16,6 @@ __all__ = [
     "HighFrequencyAgent",
     "MarketMakerAgent",
     "MarketShareFCNAgent",
+    "ModelCall",
     "TestAgent",
 ]

@@ -88,6 +88,17 @@ class Agent(ABC):
     # The engine agent (set by the runner before __init__).
     _engine: Any = _Detached()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A class whose model calls are batched (prepare_model_calls and
+        # submit_orders_with_model_outputs, see model_call.py) and whose
+        # submit_orders is still pams_cpp's gets the unbatched one, for
+        # hand-driven code and batchModelCalls false.
+        from .model_call import defines_model_calls
+
+        if all(defines_model_calls(cls)) and _submit_orders_is_builtin(cls):
+            cls.submit_orders = _submit_orders_with_model_calls  # type: ignore[method-assign]
+
     def __init__(
         self,
         agent_id: int,
@@ -200,6 +211,24 @@ class Agent(ABC):
     def update_cash_amount(self, delta: float) -> None:
         """Adds delta to the cash held."""
         self._engine.update_cash_amount(float(delta))
+
+
+def _submit_orders_with_model_calls(self, markets):  # type: ignore[no-untyped-def]
+    """This step's orders: prepare_model_calls, each model called on its
+    single row, then submit_orders_with_model_outputs (a runner with
+    batchModelCalls true batches the model calls of a round instead)."""
+    from .model_call import submit_orders_with_model_calls
+
+    return submit_orders_with_model_calls(self, markets)
+
+
+def _submit_orders_is_builtin(cls: type) -> bool:
+    """Whether cls's submit_orders is pams_cpp's own (Agent's abstract one or
+    a built-in agent's), not one a user class defines."""
+    for klass in cls.__mro__:
+        if "submit_orders" in vars(klass) or "submit_orders_by_market" in vars(klass):
+            return klass.__module__.startswith(("pams_cpp.", "pams."))
+    return True
 
 
 # The Python faces of engine classes defined outside pams_cpp (the samples

@@ -1,6 +1,7 @@
 """Runners controlling the simulation flow (PAMS's ``pams.runners``)."""
 from .agent_parallel import MultiProcessAgentParallelRunner
 from .agent_parallel import MultiThreadAgentParallelRunner
+from .agent_parallel import shutdown_workers
 from .base import Runner
 from .sequential import SequentialRunner
 
@@ -31,4 +32,5 @@ __all__ = [
     "TensorFlowAgentParallelRunner",
     "TorchAgentParallelRunner",
     "configure_tensorflow",
+    "shutdown_workers",
 ]

@@ -8,6 +8,12 @@ simulation from the config, the seed and the classes the main process sent
 (cloudpickle: classes defined in ``__main__`` or a notebook travel by
 value), imports the main module as multiprocessing's spawn does, runs the
 worker initializer, and then serves the engine's tasks until the run ends.
+
+A worker serves one run after another: the main process keeps its workers
+for later runners of the same set-up (``simulation.workerIdleTimeout``).
+The process is prepared once, at its first run (the environment, the main
+module, the runner's ``_prepare_worker_process``, the worker initializer);
+each run builds its own replica.
 """
 import json
 import os
@@ -24,7 +30,7 @@ from typing import List
 
 from .. import _core
 
-# The replica, kept for the life of the process.
+# The current run's replica.
 _replica: List[Any] = []
 # Whether this process was forked from one that has the main module, and
 # whether it is importing the main module (which must not start workers).
@@ -148,8 +154,11 @@ def _build(init: Dict[str, Any]) -> Any:
     import cloudpickle
 
     payload = pickle.loads(init["host_payload"])
-    os.environ.update(payload["environment"])
-    if not _forked:
+    first = init.get("first", True)
+    _replica.clear()
+    if first:
+        os.environ.update(payload["environment"])
+    if first and not _forked:
         from multiprocessing import spawn
 
         global preparing
@@ -179,9 +188,10 @@ def _build(init: Dict[str, Any]) -> Any:
     runner._core.make_replica(init["config_directory"])
     runner._setup()
     runner._core.set_python_objects(runner.simulator.markets, runner.simulator)
-    runner._prepare_worker_process()
-    initializer = runner._get_worker_initializer()
-    if initializer is not None:
-        initializer(*runner._get_worker_initargs())
+    if first:
+        runner._prepare_worker_process()
+        initializer = runner._get_worker_initializer()
+        if initializer is not None:
+            initializer(*runner._get_worker_initargs())
     _replica.append(runner)
     return runner

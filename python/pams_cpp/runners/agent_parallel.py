@@ -40,11 +40,36 @@ agent may change its fields in ``submit_orders``); a class limits what
 travels with ``__getstate__``/``__setstate__``. Orders an agent keeps stay
 the main process's objects.
 
+Worker processes are kept after a run for the process's later runners of
+the same worker set-up, as joblib's reusable executor keeps its workers: the
+same runner class, start method, number of workers at once, CPUs,
+environment, worker initializer and main module. A later run reuses them
+(each run builds its own replica; the process was prepared, and its
+initializer run, once), so a loop over seeds in a notebook starts workers
+once. They end after ``simulation.workerIdleTimeout`` seconds unused
+(default 300; 0: workers end with their run), at interpreter exit, or when
+the program says so: ``pams_cpp.runners.shutdown_workers()`` ends them all,
+``runner.close()`` (or leaving ``with runner:``) those of the runner's
+set-up. A kept worker keeps the modules it imported: after editing a module
+of your agents, call ``shutdown_workers()``.
+
+Until a worker is ready, the main process runs the rounds itself (and it
+runs every round of a single agent), when it is prepared as the workers
+are: no worker initializer, no ``workerTimeout`` (only a worker can be
+timed out), and what the runner class checks in
+``_main_process_can_run_tasks()`` (the TensorFlow runner configures this
+process's TensorFlow as its workers'). Results do not depend on where a
+task runs. ``simulation.runRoundsWhileWorkersStart`` false turns this off;
+``simulation.workerStartTimeout`` (seconds, default 120) bounds a worker's
+start (the import of the main module and of the agents' modules).
+
 A subclass may override ``_get_worker_initializer()`` and
 ``_get_worker_initargs()``: the initializer is called with the initargs once
 in each worker before its first task (in each thread of the thread runner),
 e.g. to load a model into a cache.
 """
+import atexit
+import hashlib
 import os
 import sys
 from typing import Any
@@ -56,6 +81,25 @@ from typing import Type
 
 from .. import _core
 from .sequential import SequentialRunner
+
+
+def shutdown_workers() -> None:
+    """Ends every worker process kept for later runs (see the module's doc),
+    now instead of after ``simulation.workerIdleTimeout`` or at exit."""
+    _core.shutdown_workers()
+
+
+# Workers exit with the interpreter anyway (they die with their parent);
+# told to, they exit at once and cleanly.
+atexit.register(shutdown_workers)
+
+# What a Python worker that did not start in time, or died starting, adds
+# to the engine's message.
+_START_HINT = (
+    "a Python worker imports the main module and the modules of the agents' classes before "
+    "its first task, which takes seconds with TensorFlow or PyTorch: raise "
+    "simulation.workerStartTimeout (seconds, default 120) if it is slow; an error it printed "
+    "shows above")
 
 
 def simulation_key_error(key: str, message: str) -> Exception:
@@ -143,6 +187,25 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
         the main process decides, e.g. PyTorch's thread count). Default: none."""
         return {}
 
+    def _main_process_can_run_tasks(self) -> bool:
+        """Whether this process is prepared as the workers are, so that it may
+        run tasks itself while workers start (see the module's doc); a
+        subclass may prepare it here. Default: True (the engine also asks
+        that no worker initializer and no workerTimeout are set)."""
+        return True
+
+    def close(self) -> None:
+        """Ends the worker processes kept for this runner's set-up (see the
+        module's doc). The runner is not used up: a later run starts
+        workers again."""
+        self._core.close_workers()
+
+    def __enter__(self) -> "MultiProcessAgentParallelRunner":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
     def _needs_python_workers(self) -> bool:
         # The engine's own workers run the engine's classes; Python classes,
         # a Python initializer or a runner subclass need Python there.
@@ -167,17 +230,25 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
         package_parent = os.path.dirname(os.path.dirname(os.path.dirname(
             os.path.abspath(__file__))))
         if self._needs_python_workers():
-            self._core.set_host_payload(self._worker_payload())
+            payload, key = self._worker_payload()
+            self._core.set_host_payload(payload)
+            self._core.set_worker_pool_key_extra(key)
             entry = "from pams_cpp.runners import _worker; _worker.main()"
             self._core.set_worker_starter(_worker.fork_worker)
         else:
             entry = "from pams_cpp import _core; _core._serve_worker()"
+        self._core.set_worker_start_hint(_START_HINT)
+        simulation = self.settings.get("simulation", {})
+        if simulation.get("runRoundsWhileWorkersStart", True) is not False:
+            self._core.set_main_process_runs_tasks(bool(self._main_process_can_run_tasks()))
         # "spawn" and "forkserver" start this Python as a worker.
         self._core.set_worker_program(sys.executable, [
             sys.executable, "-c", f"import sys; sys.path.insert(0, {package_parent!r}); {entry}"])
         super()._setup()
 
-    def _worker_payload(self) -> bytes:
+    def _worker_payload(self) -> Tuple[bytes, bytes]:
+        """The workers' payload, and the key of what makes a worker process
+        (kept workers serve runners of equal keys)."""
         try:
             import cloudpickle
         except ImportError:
@@ -197,11 +268,21 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
         main_path = preparation.get("init_main_from_path")
         if main_path is not None and not os.path.isfile(main_path):
             del preparation["init_main_from_path"]
-        return _worker.dumps_payload(preparation, self._get_worker_environment(), {
+        environment = self._get_worker_environment()
+        state = self._worker_state()
+        payload = _worker.dumps_payload(preparation, environment, {
             "runner_class": type(self),
-            "runner_state": self._worker_state(),
+            "runner_state": state,
             "classes": list(self.registered_classes),
         })
+        key = hashlib.sha256()
+        key.update(_worker.dumps_payload(preparation, environment, {
+            "runner_class": type(self),
+            "runner_state": state,
+            "initializer": self._get_worker_initializer(),
+            "initargs": tuple(self._get_worker_initargs()),
+        }))
+        return payload, key.digest()
 
 
-__all__ = ["MultiProcessAgentParallelRunner", "MultiThreadAgentParallelRunner"]
+__all__ = ["MultiProcessAgentParallelRunner", "MultiThreadAgentParallelRunner", "shutdown_workers"]

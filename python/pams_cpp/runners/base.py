@@ -446,8 +446,11 @@ def _agent_class(cls: Type, make_agent) -> "_core.AgentClass":
     """How the engine runs cls: its nearest built-in class and the methods it
     overrides (checked once, so that what it does not override costs no
     Python call)."""
+    from ..agents.model_call import check_model_call_methods
+
     builtin = next(c for c in cls.__mro__ if "_engine_base" in vars(c))
     _check_engine_calls(cls, builtin, "submit_orders")
+    batches = check_model_call_methods(cls)
     info = _core.AgentClass()
     info.name = cls.__name__
     info.base = builtin._engine_base
@@ -457,6 +460,7 @@ def _agent_class(cls: Type, make_agent) -> "_core.AgentClass":
             getattr(cls, name, None) is not getattr(builtin, name, None) for name in names
         )
         setattr(info, method, overridden)
+    info.batches = batches
     return info
 
 

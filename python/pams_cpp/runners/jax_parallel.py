@@ -67,6 +67,10 @@ class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
         self.jax_memory_fraction: Optional[float] = (
             None if fraction is None else float(fraction))
 
+    def _main_process_can_run_tasks(self) -> bool:
+        # Workers on another platform (jaxPlatforms) may give other numbers.
+        return self.jax_platforms is None or os.environ.get("JAX_PLATFORMS") == self.jax_platforms
+
     def _get_worker_environment(self) -> Dict[str, str]:
         environment: Dict[str, str] = {}
         if self.jax_platforms is not None:

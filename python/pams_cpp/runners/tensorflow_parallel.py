@@ -13,9 +13,18 @@ worker processes are prepared for agents that call TensorFlow in
   the largest maxNormalOrders), at least 1), ``tensorflowInterOpThreads``
   (int >= 1, default 1) and ``tensorflowGpuMemoryGrowth`` (bool, default
   true: memory growth for every visible GPU, listed before the initializer
-  runs). The main process is left as it is; ``configure_tensorflow(config)``
-  configures it the same way, so that SequentialRunner gives the same
-  numbers (call it before TensorFlow runs there).
+  runs). ``configure_tensorflow(config)`` configures the main process the
+  same way, so that SequentialRunner gives the same numbers (call it before
+  TensorFlow runs there). The runner does so itself, when TensorFlow has not
+  run in the main process yet (or runs there with these options already)
+  and the start method is not "fork", so that the main process can run
+  rounds while the workers start (see agent_parallel's doc); otherwise it
+  leaves the main process as it is and waits for its workers.
+* Workers are kept for later runs (see agent_parallel's doc) of the same
+  TensorFlow options.
+* TensorFlow's start-up lines (oneDNN, cpu_feature_guard, absl) come once,
+  from the main process: workers run with ``TF_CPP_MIN_LOG_LEVEL=1`` unless
+  the environment sets it (then the user's value wins).
 * Workers are pinned to CPUs by default (``default_worker_cpu_affinity``,
   ``simulation.workerCpuAffinity`` wins): worker k to its own share of the
   CPUs, the share its intra-op threads are sized to. A Keras call hops
@@ -123,6 +132,30 @@ class TensorFlowAgentParallelRunner(MultiProcessAgentParallelRunner):
 
     def _prepare_worker_process(self) -> None:
         configure_tensorflow(self.settings)
+
+    def _get_worker_environment(self) -> Dict[str, str]:
+        environment = dict(super()._get_worker_environment())
+        if "TF_CPP_MIN_LOG_LEVEL" not in os.environ:
+            environment.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+        return environment
+
+    def _main_process_can_run_tasks(self) -> bool:
+        simulation = self.settings.get("simulation", {})
+        if simulation.get("startMethod", self.default_start_method) == "fork":
+            return False  # TensorFlow must not run here before workers fork
+        threading = self._tf.config.threading
+        options = self.tensorflow_options
+        current = (threading.get_intra_op_parallelism_threads(),
+                   threading.get_inter_op_parallelism_threads())
+        wanted = (options["intra_op_threads"], options["inter_op_threads"])
+        if current == wanted:
+            return True
+        # Configured otherwise by the user, or too late to configure: the
+        # main process stays as it is, and tasks wait for the workers.
+        if current != (0, 0) or _tensorflow_ran(self._tf):
+            return False
+        configure_tensorflow(self.settings)
+        return True
 
 
 __all__ = ["TensorFlowAgentParallelRunner", "configure_tensorflow", "tensorflow_options"]

@@ -72,6 +72,11 @@ class TorchAgentParallelRunner(MultiProcessAgentParallelRunner):
             _import_torch().multiprocessing.set_sharing_strategy(self.torch_sharing_strategy)
         super()._setup()
 
+    def _main_process_can_run_tasks(self) -> bool:
+        # Results may depend on the thread count: this process runs tasks
+        # only when it runs with the workers' (it is left as the user set it).
+        return _import_torch().get_num_threads() == self.torch_num_threads
+
     def _prepare_worker_process(self) -> None:
         torch = _import_torch()
         torch.set_num_threads(self.torch_num_threads)

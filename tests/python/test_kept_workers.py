@@ -1,0 +1,189 @@
+"""Worker processes kept between runs (issue 22): a loop of runs starts its
+workers once, a different worker set-up starts others, workers go after
+their idle timeout, on close() / leaving ``with`` / shutdown_workers(); the
+main process runs rounds while workers start (and rounds of one task), and
+the results are those of SequentialRunner wherever tasks run."""
+import copy
+import json
+import os
+import random
+import time
+
+import pytest
+
+import pams_cpp
+from pams_cpp.runners import MultiProcessAgentParallelRunner
+from pams_cpp.runners import SequentialRunner
+from pams_cpp.runners import shutdown_workers
+from conftest import ROOT
+
+
+class PidRecorder(pams_cpp.agents.FCNAgent):
+    """Records the process of each of its calls, which take a millisecond
+    (so that workers get tasks before a run ends)."""
+
+    def submit_orders(self, markets):
+        self.pids = getattr(self, "pids", []) + [os.getpid()]
+        time.sleep(0.001)
+        return super().submit_orders(markets)
+
+
+def config(start_method="spawn", num_parallel=2, steps=150, **simulation):
+    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
+        c = json.load(f)
+    c["simulation"]["sessions"][0]["iterationSteps"] = 20
+    c["simulation"]["sessions"][1]["iterationSteps"] = steps
+    for session in c["simulation"]["sessions"]:
+        session["maxNormalOrders"] = 4
+    c["simulation"].update(numParallel=num_parallel, startMethod=start_method, **simulation)
+    c["FCNAgents"]["class"] = "PidRecorder"
+    return c
+
+
+def run(runner_class, settings, seed, **kwargs):
+    """(market prices, every agent's cash, the pids that ran tasks)."""
+    saver = pams_cpp.logs.MarketStepSaver()
+    runner = runner_class(settings=copy.deepcopy(settings), prng=random.Random(seed),
+                          logger=saver, **kwargs)
+    runner.class_register(PidRecorder)
+    runner.main()
+    pids = set()
+    for agent in runner.simulator.agents:
+        pids.update(getattr(agent, "pids", []))
+    prices = [log["market_price"] for log in saver.market_step_logs]
+    cash = [repr(float(a.cash_amount)) for a in runner.simulator.agents]
+    return (prices, cash), pids
+
+
+@pytest.mark.parametrize("start_method", ["spawn", "forkserver", "fork"])
+def test_a_loop_of_runs_starts_its_workers_once(start_method):
+    seen = []
+    for seed in (5, 6, 7):
+        ours, pids = run(MultiProcessAgentParallelRunner, config(start_method), seed)
+        assert ours == run(SequentialRunner, config(start_method), seed)[0]
+        seen.append(pids - {os.getpid()})
+        assert pams_cpp._core.kept_worker_sets() == 1
+    # The same two workers served the three runs (tasks of the first run may
+    # all have run here while they started).
+    workers = set().union(*seen)
+    assert len(workers) == 2, seen
+    assert seen[1] == seen[2] == workers
+
+
+def test_another_worker_set_up_starts_other_workers():
+    _, first = run(MultiProcessAgentParallelRunner, config(), 1)
+    _, again = run(MultiProcessAgentParallelRunner, config(), 2)
+    # Another number of workers, other CPUs, another start method: others.
+    _, three = run(MultiProcessAgentParallelRunner, config(num_parallel=3), 3)
+    _, pinned = run(MultiProcessAgentParallelRunner, config(workerCpuAffinity=True), 4)
+    main = {os.getpid()}
+    assert (again - main) and (three - main) and (pinned - main)
+    assert not (three - main) & (again - main)
+    assert not (pinned - main) & (again - main)
+    assert not (pinned - main) & (three - main)
+    assert len(three - main) == 3
+    assert pams_cpp._core.kept_worker_sets() == 3
+
+    class Other(MultiProcessAgentParallelRunner):
+        """Another runner class: workers prepared by another class."""
+
+    _, other = run(Other, config(), 5)
+    assert not (other - main) & (again - main)
+
+
+def test_each_kept_worker_runs_the_initializer_once():
+    marks = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"pams-init-{os.getpid()}")
+    if os.path.exists(marks):
+        os.remove(marks)
+
+    class Loading(MultiProcessAgentParallelRunner):
+        def _get_worker_initializer(self):
+            return _mark_initialized
+
+        def _get_worker_initargs(self):
+            return (marks,)
+
+    try:
+        for seed in (1, 2, 3):
+            ours, _ = run(Loading, config(), seed)
+            assert ours == run(SequentialRunner, config(), seed)[0]
+        with open(marks) as f:
+            pids = f.read().split()
+        assert len(pids) == 2 and len(set(pids)) == 2, pids  # once in each of two workers
+    finally:
+        if os.path.exists(marks):
+            os.remove(marks)
+
+
+def _mark_initialized(path):
+    with open(path, "a") as f:
+        f.write(f"{os.getpid()}\n")
+
+
+def test_workers_go_after_their_idle_timeout_or_when_closed():
+    run(MultiProcessAgentParallelRunner, config(workerIdleTimeout=0.5), 1)
+    assert pams_cpp._core.kept_worker_sets() == 1
+    deadline = time.monotonic() + 10
+    while pams_cpp._core.kept_worker_sets() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert pams_cpp._core.kept_worker_sets() == 0
+    # 0: they end with the run.
+    run(MultiProcessAgentParallelRunner, config(workerIdleTimeout=0), 1)
+    assert pams_cpp._core.kept_worker_sets() == 0
+    # close() ends those of its set-up; `with` closes on the way out.
+    runner = MultiProcessAgentParallelRunner(settings=config(), prng=random.Random(1))
+    runner.class_register(PidRecorder)
+    runner.main()
+    assert pams_cpp._core.kept_worker_sets() == 1
+    run(MultiProcessAgentParallelRunner, config(num_parallel=3), 1)
+    assert pams_cpp._core.kept_worker_sets() == 2
+    runner.close()
+    assert pams_cpp._core.kept_worker_sets() == 1
+    with MultiProcessAgentParallelRunner(settings=config(num_parallel=3),
+                                         prng=random.Random(1)) as runner:
+        runner.class_register(PidRecorder)
+        runner.main()
+    assert pams_cpp._core.kept_worker_sets() == 0
+    run(MultiProcessAgentParallelRunner, config(), 1)
+    shutdown_workers()
+    assert pams_cpp._core.kept_worker_sets() == 0
+
+
+def test_rounds_in_the_main_process_give_the_same_results():
+    # Fresh workers (spawn: each imports this module's classes): the main
+    # process runs the first rounds and every round of one task.
+    shutdown_workers()
+    here, pids_here = run(MultiProcessAgentParallelRunner, config(), 11)
+    shutdown_workers()
+    there, pids_there = run(MultiProcessAgentParallelRunner,
+                            config(runRoundsWhileWorkersStart=False), 11)
+    assert os.getpid() in pids_here and len(pids_here - {os.getpid()}) >= 1
+    assert os.getpid() not in pids_there and len(pids_there) == 2
+    assert here == there == run(SequentialRunner, config(), 11)[0]
+
+
+def test_a_worker_timeout_keeps_every_task_in_a_worker():
+    # Only a worker's call can be timed out.
+    _, pids = run(MultiProcessAgentParallelRunner, config(workerTimeout=60), 1)
+    assert os.getpid() not in pids
+
+
+@pytest.mark.parametrize("key,value,message", [
+    ("workerIdleTimeout", -1, "must be a number of seconds >= 0"),
+    ("workerStartTimeout", 0, "must be a number of seconds > 0"),
+    ("runRoundsWhileWorkersStart", "yes", "true or false"),
+])
+def test_bad_values_of_the_new_keys_name_the_key(key, value, message):
+    settings = config(**{key: value})
+    with pytest.raises(pams_cpp.ConfigError, match=f"simulation.{key}.*{message}"):
+        run(MultiProcessAgentParallelRunner, settings, 1)
+
+
+def test_a_python_worker_that_does_not_start_in_time_says_what_to_do():
+    settings = config(workerStartTimeout=0.001, runRoundsWhileWorkersStart=False)
+    with pytest.raises(pams_cpp.SimulationError) as info:
+        run(MultiProcessAgentParallelRunner, settings, 1)
+    message = str(info.value)
+    assert "did not start" in message and "simulation.workerStartTimeout" in message
+    assert "imports the main module" in message
+    assert "InitWorkerProcess" not in message  # the C++ hint is for C++ programs
