@@ -54,6 +54,9 @@ else
   echo
   # The seed's case: eager Keras agents, whole runs in fresh processes.
   PYTHONPATH="$link_dir" .venv-tf/bin/python bench/keras_seed_bench.py --graph
+  echo
+  # The same agents' calls batched per round (pams_cpp.agents.ModelCall).
+  PYTHONPATH="$link_dir" .venv-tf/bin/python bench/batched_model_calls_bench.py
   rm -rf "$link_dir"
 fi
 echo
