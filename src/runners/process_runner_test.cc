@@ -1,6 +1,7 @@
 // MultiProcessAgentParallelRunner: what the end-to-end tests
 // (tests/parallel_test.py) cannot reach: a worker that cannot be started
-// leaves no socket behind.
+// leaves no socket behind; workers kept between runs serve later runners
+// of the same set-up (and only those) with the sequential results.
 
 #include "pams/runners/parallel_runners.h"
 
@@ -16,11 +17,18 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <type_traits>
+#include <utility>
 #include <string>
+#include <vector>
 
+#include "pams/agents/fcn_agent.h"
 #include "pams/config/json.h"
 #include "pams/errors.h"
 #include "pams/runners/class_registry.h"
+#include "pams/util/state.h"
+#include "runners/worker_protocol.h"
 
 namespace pams {
 namespace {
@@ -93,6 +101,99 @@ TEST(ProcessRunnerTest, AFailedStartLeavesNoSocket) {
   EXPECT_EQ(WEXITSTATUS(status), 0)
       << "90: no seccomp; 91: no worker needed; 92: another error; "
          "93: a descriptor leaked";
+}
+
+// An FCNAgent (not one of the built-in classes, whose calls the main
+// process runs itself) that records the processes its calls ran in.
+class PidAgent : public FCNAgent {
+ public:
+  using FCNAgent::FCNAgent;
+  void submit_orders(Markets markets, std::vector<Action>* orders) override {
+    pids_.push_back(getpid());
+    FCNAgent::submit_orders(markets, orders);
+  }
+  void save_state(StateWriter& out) const override { out.write_vector(pids_); }
+  void load_state(StateReader& in) override { pids_ = in.read_vector<int>(); }
+  const std::vector<int>& pids() const { return pids_; }
+
+ private:
+  std::vector<int> pids_;
+};
+
+const char* kKeptConfig = R"({
+  "simulation": {"markets": ["Market"], "agents": ["PidAgents"],
+                 "numParallel": 2, "startMethod": "fork",
+                 "sessions": [{"sessionName": 0, "iterationSteps": 40,
+                               "withOrderPlacement": true, "withOrderExecution": true,
+                               "withPrint": true, "maxNormalOrders": 4}]},
+  "Market": {"class": "Market", "tickSize": 0.01, "marketPrice": 300.0},
+  "PidAgents": {"class": "PidAgent", "numAgents": 8, "markets": ["Market"],
+                "assetVolume": 50, "cashAmount": 10000, "fundamentalWeight": 1.0,
+                "chartWeight": 0.0, "noiseWeight": 1.0, "noiseScale": 0.001,
+                "timeWindowSize": 10, "orderMargin": 0.01}
+})";
+
+// The worker processes a run's calls ran in, and every agent's cash and
+// last price, for a runner of class T.
+template <typename T>
+std::pair<std::set<int>, std::vector<double>> KeptRun(const ClassRegistry& registry,
+                                                      int seed, bool starter,
+                                                      const char* extra = nullptr) {
+  Json config = Json::parse(kKeptConfig);
+  if (extra != nullptr) config["simulation"].update(Json::parse(extra));
+  T runner(config, Random(seed), nullptr, registry);
+  if constexpr (std::is_same_v<T, MultiProcessAgentParallelRunner>) {
+    // Forked by a starter (as the Python package forks): kept.
+    if (starter) {
+      runner.set_worker_starter([&registry](int fd) {
+        const pid_t pid = fork();
+        if (pid == 0) {
+          BecomeWorkerProcess();
+          RunWorker(KeepOnlyDescriptor(fd), &registry);
+        }
+        return static_cast<int>(pid);
+      });
+    }
+  }
+  runner.setup();
+  runner.run();
+  std::set<int> pids;
+  std::vector<double> outcome;
+  for (const auto& agent : runner.simulator().agents()) {
+    for (int pid : static_cast<const PidAgent&>(*agent).pids()) {
+      if (pid != getpid()) pids.insert(pid);
+    }
+    outcome.push_back(agent->cash_amount());
+  }
+  outcome.push_back(runner.simulator().markets()[0]->get_market_price());
+  return {pids, outcome};
+}
+
+TEST(ProcessRunnerTest, KeptWorkersServeLaterRunsOfTheSameSetUp) {
+  ClassRegistry registry = ClassRegistry::WithBuiltins();
+  registry.add_agent<PidAgent>("PidAgent");
+  ShutdownKeptWorkers();
+  std::set<int> all;
+  for (int seed = 1; seed <= 3; ++seed) {
+    const auto [pids, outcome] =
+        KeptRun<MultiProcessAgentParallelRunner>(registry, seed, /*starter=*/true);
+    EXPECT_EQ(outcome, KeptRun<SequentialRunner>(registry, seed, false).second);
+    all.insert(pids.begin(), pids.end());
+    EXPECT_EQ(KeptWorkerSets(), 1u);
+  }
+  EXPECT_EQ(all.size(), 2u);  // the same two workers for the three runs
+  // Another set-up (three workers) starts others; both sets are kept.
+  const auto [three, outcome] = KeptRun<MultiProcessAgentParallelRunner>(
+      registry, 1, true, R"({"numParallel": 3})");
+  for (int pid : three) EXPECT_EQ(all.count(pid), 0u);
+  EXPECT_EQ(KeptWorkerSets(), 2u);
+  ShutdownKeptWorkers();
+  EXPECT_EQ(KeptWorkerSets(), 0u);
+  // Forked without a starter: copies of this program, not kept; nor with
+  // workerIdleTimeout 0.
+  KeptRun<MultiProcessAgentParallelRunner>(registry, 1, false);
+  KeptRun<MultiProcessAgentParallelRunner>(registry, 1, true, R"({"workerIdleTimeout": 0})");
+  EXPECT_EQ(KeptWorkerSets(), 0u);
 }
 
 }  // namespace
