@@ -1019,10 +1019,15 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     local_.push_back(remote_.front());
     remote_.clear();
   }
-  auto run_here = [&](const std::vector<size_t>& which) {
+  // In round order, up to the first error, which stops the run as it
+  // would in SequentialRunner (a KeyboardInterrupt in a Python agent too:
+  // the next call must not start).
+  auto run_here = [&](std::vector<size_t>& which) {
+    std::sort(which.begin(), which.end());
     for (size_t i : which) {
       TaskResult& r = (*results)[i];
       RunAgentTask(agents[i], markets(), &r.actions, &r.error, &r.warnings, &r.host_error);
+      if (!r.error.empty() || StopRequested()) return;
     }
   };
   if (remote_.empty()) return run_here(local_);
@@ -1032,8 +1037,8 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     // before the first round, as PAMS's runner starts them.
     workers_->AwaitReady(tasks_here_ ? 0 : workers.size());
     if (workers_->ready_count() == 0) {
-      run_here(local_);
-      return run_here(remote_);
+      local_.insert(local_.end(), remote_.begin(), remote_.end());
+      return run_here(local_);
     }
   }
   // The main process works as one more worker, as the thread runner's
