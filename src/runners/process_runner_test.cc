@@ -123,6 +123,7 @@ class PidAgent : public FCNAgent {
 const char* kKeptConfig = R"({
   "simulation": {"markets": ["Market"], "agents": ["PidAgents"],
                  "numParallel": 2, "startMethod": "fork",
+                 "runRoundsWhileWorkersStart": false,
                  "sessions": [{"sessionName": 0, "iterationSteps": 40,
                                "withOrderPlacement": true, "withOrderExecution": true,
                                "withPrint": true, "maxNormalOrders": 4}]},

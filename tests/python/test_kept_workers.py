@@ -35,6 +35,9 @@ def config(start_method="spawn", num_parallel=2, steps=150, **simulation):
     c["simulation"]["sessions"][1]["iterationSteps"] = steps
     for session in c["simulation"]["sessions"]:
         session["maxNormalOrders"] = 4
+    # Every call in a worker (all awaited at the start), so that the pids
+    # say which workers ran; test_rounds_in_the_main_process_* sets it.
+    simulation.setdefault("runRoundsWhileWorkersStart", False)
     c["simulation"].update(numParallel=num_parallel, startMethod=start_method, **simulation)
     c["FCNAgents"]["class"] = "PidRecorder"
     return c
@@ -63,11 +66,10 @@ def test_a_loop_of_runs_starts_its_workers_once(start_method):
         assert ours == run(SequentialRunner, config(start_method), seed)[0]
         seen.append(pids - {os.getpid()})
         assert pams_cpp._core.kept_worker_sets() == 1
-    # The same two workers served the three runs (tasks of the first run may
-    # all have run here while they started).
+    # The same two workers served the three runs.
     workers = set().union(*seen)
     assert len(workers) == 2, seen
-    assert seen[1] == seen[2] == workers
+    assert seen[0] == seen[1] == seen[2] == workers
 
 
 def test_another_worker_set_up_starts_other_workers():
@@ -153,18 +155,22 @@ def test_rounds_in_the_main_process_give_the_same_results():
     # Fresh workers (spawn: each imports this module's classes): the main
     # process runs the first rounds and every round of one task.
     shutdown_workers()
-    here, pids_here = run(MultiProcessAgentParallelRunner, config(), 11)
+    here, pids_here = run(MultiProcessAgentParallelRunner,
+                          config(runRoundsWhileWorkersStart=True), 11)
     shutdown_workers()
     there, pids_there = run(MultiProcessAgentParallelRunner,
                             config(runRoundsWhileWorkersStart=False), 11)
-    assert os.getpid() in pids_here and len(pids_here - {os.getpid()}) >= 1
+    # The first rounds ran here (workers join once ready, which a loaded
+    # machine may not see before this short run ends).
+    assert os.getpid() in pids_here
     assert os.getpid() not in pids_there and len(pids_there) == 2
     assert here == there == run(SequentialRunner, config(), 11)[0]
 
 
 def test_a_worker_timeout_keeps_every_task_in_a_worker():
     # Only a worker's call can be timed out.
-    _, pids = run(MultiProcessAgentParallelRunner, config(workerTimeout=60), 1)
+    _, pids = run(MultiProcessAgentParallelRunner,
+                  config(workerTimeout=60, runRoundsWhileWorkersStart=True), 1)
     assert os.getpid() not in pids
 
 

@@ -28,7 +28,6 @@ from typing import Optional
 from typing import Sequence
 from typing import Tuple
 
-import numpy as np
 
 
 class ModelCall:
@@ -118,14 +117,19 @@ def _stack(rows: Sequence[Any]) -> Any:
 
         return jnp.concatenate([r if r.ndim >= 2 and r.shape[0] == 1 else r[None]
                                 for r in rows], axis=0)
+    import numpy as np  # here: pams_cpp itself runs without numpy
+
     arrays = [np.asarray(r) for r in rows]
     return np.concatenate([a if a.ndim >= 2 and a.shape[0] == 1 else a[None] for a in arrays],
                           axis=0)
 
 
-def _to_numpy(output: Any) -> np.ndarray:
+def _to_numpy(output: Any) -> Any:
+    """The output as a numpy array."""
     if _framework(output) == "torch":
         return output.detach().cpu().numpy()
+    import numpy as np
+
     return np.asarray(output)
 
 
