@@ -68,7 +68,8 @@ class PAMS_EXPORT StateReader {
     const uint64_t n = read<uint64_t>();
     if (n > in_.size() / (sizeof(T) == 0 ? 1 : sizeof(T))) Fail();
     std::vector<T> v(n);
-    std::memcpy(v.data(), Take(n * sizeof(T)), n * sizeof(T));
+    // An empty vector's data() may be null, which memcpy must not get.
+    if (n > 0) std::memcpy(v.data(), Take(n * sizeof(T)), n * sizeof(T));
     return v;
   }
   bool at_end() const { return in_.empty(); }
