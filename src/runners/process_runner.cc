@@ -47,9 +47,9 @@ namespace pams {
 
 namespace {
 
-// A worker still busy after this long (when no workerTimeout is set) is not
-// an error; startup is bounded so that a program that forgot
-// InitWorkerProcess is reported instead of waited for.
+// The default of simulation.workerStartTimeout: start-up is bounded so
+// that a program that forgot InitWorkerProcess is reported instead of
+// waited for.
 constexpr double kStartupTimeoutSeconds = 120;
 
 // A worker that gets no task (its round had fewer agents than workers, or
