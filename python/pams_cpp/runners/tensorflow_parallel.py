@@ -90,11 +90,18 @@ def configure_tensorflow(config: Any) -> Dict[str, Any]:
     tf = _import_tensorflow()
     settings = getattr(config, "settings", config)
     options = tensorflow_options(settings)
-    tf.config.threading.set_intra_op_parallelism_threads(options["intra_op_threads"])
-    tf.config.threading.set_inter_op_parallelism_threads(options["inter_op_threads"])
+    # What is set already is left alone: TensorFlow refuses any change once
+    # it runs, even to the same value (the runner may have configured this
+    # process for its rounds here).
+    threading = tf.config.threading
+    if threading.get_intra_op_parallelism_threads() != options["intra_op_threads"]:
+        threading.set_intra_op_parallelism_threads(options["intra_op_threads"])
+    if threading.get_inter_op_parallelism_threads() != options["inter_op_threads"]:
+        threading.set_inter_op_parallelism_threads(options["inter_op_threads"])
     if options["gpu_memory_growth"]:
         for gpu in tf.config.list_physical_devices("GPU"):
-            tf.config.experimental.set_memory_growth(gpu, True)
+            if not tf.config.experimental.get_memory_growth(gpu):
+                tf.config.experimental.set_memory_growth(gpu, True)
     return options
 
 
