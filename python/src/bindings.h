@@ -14,7 +14,12 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstdint>
+#include <optional>
+#include <vector>
+
 #include "pams/config/json.h"
+#include "pams/random/random.h"
 
 namespace pams::python {
 
@@ -37,6 +42,12 @@ void BindRunner(nb::module_& m);
 void BindWorker(nb::module_& m);
 void BindSweep(nb::module_& m);
 void BindRunnerSteps(nb::module_& m);
+
+// The state of a random.Random from getstate()'s parts: the 624 words, the
+// index and gauss_next (None: none). Throws ValueError for a state of
+// another size (generator.cc).
+Random::State ToRandomState(const std::vector<uint32_t>& mt, uint32_t index,
+                            std::optional<double> gauss_next);
 
 // A config given as Python values (dict, list, str, int, float, bool,
 // None), as a JSON value with the keys in the dict's order. Throws

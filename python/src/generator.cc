@@ -48,18 +48,23 @@ PyState GetState(const Random& r) {
 
 void SetState(Random& r, const std::vector<uint32_t>& mt, uint32_t index,
               std::optional<double> gauss_next) {
-  if (mt.size() != Random::kStateWords || index > Random::kStateWords) {
-    throw nb::value_error("state vector is the wrong size");
-  }
-  Random::State s;
-  std::copy(mt.begin(), mt.end(), s.mt.begin());
-  s.index = index;
-  s.has_gauss_next = gauss_next.has_value();
-  s.gauss_next = gauss_next.value_or(0.0);
-  r.setstate(s);
+  r.setstate(ToRandomState(mt, index, gauss_next));
 }
 
 }  // namespace
+
+Random::State ToRandomState(const std::vector<uint32_t>& mt, uint32_t index,
+                            std::optional<double> gauss_next) {
+  if (mt.size() != Random::kStateWords || index > Random::kStateWords) {
+    throw nb::value_error("a random.Random state has 624 words and an index <= 624");
+  }
+  Random::State state;
+  std::copy(mt.begin(), mt.end(), state.mt.begin());
+  state.index = index;
+  state.has_gauss_next = gauss_next.has_value();
+  state.gauss_next = gauss_next.value_or(0.0);
+  return state;
+}
 
 void BindGenerator(nb::module_& m) {
   nb::class_<Random>(m, "Generator", nb::dynamic_attr())

@@ -45,14 +45,8 @@ void BindFundamentalsMethods(nb::module_& m) {
   m.def("_new_fundamentals",
         [](nb::handle type, const std::vector<uint32_t>& mt, uint32_t index,
            std::optional<double> gauss) {
-          Random::State state;
-          if (mt.size() != Random::kStateWords) throw nb::value_error("bad random state");
-          std::copy(mt.begin(), mt.end(), state.mt.begin());
-          state.index = index;
-          state.has_gauss_next = gauss.has_value();
-          state.gauss_next = gauss.value_or(0.0);
           Random r;
-          r.setstate(state);
+          r.setstate(ToRandomState(mt, index, gauss));
           return nb::inst_take_ownership(type, new Fundamentals(std::move(r)));
         });
   auto known = [](const Fundamentals& f, int market_id) {

@@ -93,19 +93,6 @@ class SignalCheck : public Logger {
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-Random::State ToState(const std::vector<uint32_t>& mt, uint32_t index,
-                      std::optional<double> gauss_next) {
-  if (mt.size() != Random::kStateWords || index > Random::kStateWords) {
-    throw nb::value_error("a random.Random state has 624 words and an index <= 624");
-  }
-  Random::State state;
-  std::copy(mt.begin(), mt.end(), state.mt.begin());
-  state.index = index;
-  state.has_gauss_next = gauss_next.has_value();
-  state.gauss_next = gauss_next.value_or(0.0);
-  return state;
-}
-
 class PyRunner {
  public:
   PyRunner(const std::string& class_name, nb::handle settings,
@@ -124,7 +111,7 @@ class PyRunner {
     }
     loggers_.add(signal_check_.get());
     Random prng;
-    prng.setstate(ToState(prng_mt, prng_index, prng_gauss));
+    prng.setstate(ToRandomState(prng_mt, prng_index, prng_gauss));
     runner_ = registry_.create_runner(class_name, ToJson(settings, ""),
                                       std::move(prng), &loggers_, "runner");
     runner_->set_stop_flag(&stop_);
@@ -290,7 +277,7 @@ class PyRunner {
 
   void SetPrngState(const std::vector<uint32_t>& mt, uint32_t index,
                     std::optional<double> gauss_next) {
-    runner_->set_prng_state(ToState(mt, index, gauss_next));
+    runner_->set_prng_state(ToRandomState(mt, index, gauss_next));
   }
 
   Simulator& simulator() { return runner_->simulator(); }

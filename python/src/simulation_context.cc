@@ -197,15 +197,7 @@ void BindContext(nb::module_& m) {
           "__init__",
           [](SimulationContext* self, const std::vector<uint32_t>& mt, uint32_t index,
              std::optional<double> gauss) {
-            if (mt.size() != Random::kStateWords || index > Random::kStateWords) {
-              throw nb::value_error("a random.Random state has 624 words and an index <= 624");
-            }
-            Random::State state;
-            std::copy(mt.begin(), mt.end(), state.mt.begin());
-            state.index = index;
-            state.has_gauss_next = gauss.has_value();
-            state.gauss_next = gauss.value_or(0.0);
-            new (self) SimulationContext(state);
+            new (self) SimulationContext(ToRandomState(mt, index, gauss));
           },
           nb::arg("mt"), nb::arg("index"), nb::arg("gauss_next").none())
       .def_prop_ro("simulator",
@@ -244,13 +236,8 @@ void BindContext(nb::module_& m) {
             info->cls = nb::borrow(cls);
             nb::handle builtin = index_market ? nb::type<IndexMarket>() : nb::type<Market>();
             info->setup = !cls.attr("setup").is(builtin.attr("setup"));
-            Random::State state;
-            std::copy(mt.begin(), mt.end(), state.mt.begin());
-            state.index = index;
-            state.has_gauss_next = gauss.has_value();
-            state.gauss_next = gauss.value_or(0.0);
             MarketInit init{.market_id = market_id, .prng = Random()};
-            init.prng.setstate(state);
+            init.prng.setstate(ToRandomState(mt, index, gauss));
             init.simulator = &c.simulator();
             init.name = name;
             init.logger = c.MarketLoggerFor(logger);
@@ -269,12 +256,7 @@ void BindContext(nb::module_& m) {
              const std::string& name) {
             SimulationContext& c = nb::cast<SimulationContext&>(self);
             AgentInit init{.agent_id = agent_id, .prng = Random()};
-            Random::State state;
-            std::copy(mt.begin(), mt.end(), state.mt.begin());
-            state.index = index;
-            state.has_gauss_next = gauss.has_value();
-            state.gauss_next = gauss.value_or(0.0);
-            init.prng.setstate(state);
+            init.prng.setstate(ToRandomState(mt, index, gauss));
             init.simulator = &c.simulator().view();
             init.name = name;
             init.class_name = cls.name;
@@ -296,12 +278,7 @@ void BindContext(nb::module_& m) {
              Session& session, const std::string& name) {
             SimulationContext& c = nb::cast<SimulationContext&>(self);
             EventInit init{.event_id = event_id, .prng = Random()};
-            Random::State state;
-            std::copy(mt.begin(), mt.end(), state.mt.begin());
-            state.index = index;
-            state.has_gauss_next = gauss.has_value();
-            state.gauss_next = gauss.value_or(0.0);
-            init.prng.setstate(state);
+            init.prng.setstate(ToRandomState(mt, index, gauss));
             init.session = &session;
             init.simulator = &c.simulator();
             init.name = name;
@@ -323,13 +300,8 @@ void BindContext(nb::module_& m) {
              uint32_t index, std::optional<double> gauss, int64_t start,
              const std::string& name) {
             SimulationContext& c = nb::cast<SimulationContext&>(self);
-            Random::State state;
-            std::copy(mt.begin(), mt.end(), state.mt.begin());
-            state.index = index;
-            state.has_gauss_next = gauss.has_value();
-            state.gauss_next = gauss.value_or(0.0);
             Random prng;
-            prng.setstate(state);
+            prng.setstate(ToRandomState(mt, index, gauss));
             nb::object out = nb::inst_take_ownership(
                 cls, new Session(session_id, std::move(prng), start, &c.simulator(), name));
             out.attr("_context") = nb::borrow(self);

@@ -47,11 +47,6 @@ namespace pams {
 
 namespace {
 
-// The default of simulation.workerStartTimeout: start-up is bounded so
-// that a program that forgot InitWorkerProcess is reported instead of
-// waited for.
-constexpr double kStartupTimeoutSeconds = 120;
-
 // A worker that gets no task (its round had fewer agents than workers, or
 // a session asks one agent a step) would otherwise keep the journal from
 // being discarded: past this many bytes, lagging workers are sent what they
@@ -667,7 +662,7 @@ class MultiProcessAgentParallelRunner::Workers {
   std::vector<Worker> workers_;
   std::string method_;
   StopCheck stop_;
-  double startup_timeout_ = kStartupTimeoutSeconds;
+  double startup_timeout_ = 0;  // set by BeginRun
   uint64_t run_id_ = 0;
   bool killed_ = false;
   std::string start_hint_;

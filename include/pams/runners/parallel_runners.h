@@ -244,6 +244,8 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   std::function<int(int fd)> worker_starter_;  // empty: fork()
   std::string host_payload_;
   double worker_timeout_ = 0;
+  // Bounded so that a program that forgot InitWorkerProcess is reported
+  // instead of waited for (workerStartTimeout).
   double worker_start_timeout_ = 120;
   double worker_idle_timeout_ = 300;
   bool rounds_while_workers_start_ = true;
