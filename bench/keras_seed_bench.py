@@ -4,14 +4,16 @@
 row in submit_orders, or through a tf.function) in
 TensorFlowAgentParallelRunner against SequentialRunner, as a user feels it:
 each side in a fresh Python process that has imported TensorFlow, timing
-whole runs (runner creation, worker start-up, every step), the first run of
-the process and a later one (kept workers: no start-up), on
+whole runs (runner creation, worker start-up, every step): the first run of
+the process, the next one at once (a loop over seeds: workers kept, maybe
+still starting), and one after a pause (--pause, outside the clock: a
+notebook user's next cell, by which time the kept workers have started), on
 
   (a) 12 Keras agents beside 20 FCNAgents, a 30-step session then 200 steps
-      at maxNormalOrders 4 (about 1.5 model calls a round); two runs (seeds
-      5, 6), and one of 1030 steps;
+      at maxNormalOrders 4 (about 1.5 model calls a round); three runs
+      (seeds 5, 6, 7), and one of 1030 steps;
   (b) 12 Keras agents asked every round (maxNormalOrders 12, no FCNAgent);
-      two runs, and one of 1030 steps.
+      three runs, and one of 1030 steps.
 
 SequentialRunner runs TensorFlow as the workers do (configure_tensorflow:
 1 intra-op and 1 inter-op thread with 2 workers on 2 CPUs). Ratios are
@@ -20,7 +22,7 @@ sides one after the other, in alternating order). Run in a venv with
 TensorFlow and pams_cpp (scripts/bench.sh uses .venv-tf with pams_cpp on
 the path):
 
-    python bench/keras_seed_bench.py [--pairs N] [--only a|b] [--graph]
+    python bench/keras_seed_bench.py [--pairs N] [--only a|b] [--graph] [--pause S]
 """
 import argparse
 import json
@@ -54,6 +56,10 @@ def child(args):
     settings["simulation"]["tensorflowInterOpThreads"] = 1
     times = []
     for k, seed in enumerate(args.seeds):
+        if k > 0 and k == args.pause_before:
+            # Outside the clock: a user's pause between two notebook cells,
+            # in which kept workers finish starting.
+            time.sleep(args.pause)
         start = time.perf_counter()
         # In the clock, as the runner configures TensorFlow in its run (the
         # first call lists the devices, which starts TensorFlow's runtime).
@@ -70,10 +76,12 @@ def child(args):
     print("RESULT " + json.dumps({"runs": times}), flush=True)
 
 
-def side(model, agent, case, workers, steps, seeds):
+def side(model, agent, case, workers, steps, seeds, pause=0.0):
     command = [sys.executable, os.path.abspath(__file__), "--child", "--model", model,
                "--agent", agent, "--case", case, "--workers", str(workers),
-               "--steps", str(steps), "--seeds"] + [str(s) for s in seeds]
+               "--steps", str(steps), "--pause", str(pause),
+               "--pause-before", str(len(seeds) - 1 if pause else 0),
+               "--seeds"] + [str(s) for s in seeds]
     env = dict(os.environ, PYTHONWARNINGS="ignore", TF_CPP_MIN_LOG_LEVEL="2")
     out = subprocess.run(command, capture_output=True, text=True, env=env, timeout=1800)
     for line in out.stdout.splitlines():
@@ -82,16 +90,16 @@ def side(model, agent, case, workers, steps, seeds):
     raise SystemExit(f"side {workers} workers failed:\n{out.stdout[-2000:]}\n{out.stderr[-4000:]}")
 
 
-def compare(model, agent, case, steps, seeds, pairs, workers=(1, 2)):
+def compare(model, agent, case, steps, seeds, pairs, workers=(1, 2), pause=0.0):
     """{workers: [per run: median of sequential/runner]} and the medians of
-    the times."""
+    the times; the last run after `pause` seconds (if any)."""
     ratios = {w: [[] for _ in seeds] for w in workers}
     times = {w: [[] for _ in seeds] for w in (0,) + tuple(workers)}
     for pair in range(pairs):
         order = [0] + list(workers)
         if pair % 2:
             order.reverse()
-        got = {w: side(model, agent, case, w, steps, seeds) for w in order}
+        got = {w: side(model, agent, case, w, steps, seeds, pause) for w in order}
         for w in (0,) + tuple(workers):
             for k, t in enumerate(got[w]):
                 times[w][k].append(t)
@@ -111,6 +119,9 @@ def main():
     parser.add_argument("--long", type=int, default=1000,
                         help="steps of the long run's second session (0: none)")
     parser.add_argument("--hidden", default="64,64", help="the MLP's hidden layers")
+    parser.add_argument("--pause", type=float, default=10.0,
+                        help="seconds between the second and third 230-step runs (a "
+                             "notebook user's pause between cells)")
     # A side, run by the above in a process of its own.
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--model", help=argparse.SUPPRESS)
@@ -119,6 +130,7 @@ def main():
     parser.add_argument("--workers", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--steps", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--seeds", type=int, nargs="+", help=argparse.SUPPRESS)
+    parser.add_argument("--pause-before", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         return child(args)
@@ -137,13 +149,16 @@ def main():
               "(whole runs, in fresh processes that imported TensorFlow)")
         for case in cases:
             for kind in kinds:
-                ratios, times = compare(model, kind, case, 200, [5, 6], args.pairs)
+                ratios, times = compare(model, kind, case, 200, [5, 6, 7], args.pairs,
+                                        pause=args.pause)
                 seq = times[0]
                 for w in (1, 2):
                     print(f"({case}) {kind:15s} numParallel {w}: 230-step runs "
-                          f"first {ratios[w][0]:.2f}x, later {ratios[w][1]:.2f}x "
-                          f"(sequential {seq[0]:.2f} s / {seq[1]:.2f} s; runner "
-                          f"{times[w][0]:.2f} s / {times[w][1]:.2f} s)", flush=True)
+                          f"first {ratios[w][0]:.2f}x, next {ratios[w][1]:.2f}x, "
+                          f"after a {args.pause:g} s pause {ratios[w][2]:.2f}x "
+                          f"(sequential {seq[0]:.2f} / {seq[1]:.2f} / {seq[2]:.2f} s; "
+                          f"runner {times[w][0]:.2f} / {times[w][1]:.2f} / "
+                          f"{times[w][2]:.2f} s)", flush=True)
                 if args.long:
                     ratios, times = compare(model, kind, case, args.long, [5], args.pairs)
                     for w in (1, 2):

@@ -342,6 +342,14 @@ class PyRunner {
       }
     }
     if (!error.is_valid()) throw SimulationError(e.what());
+    // What the engine knows of it (which agent at which step, which
+    // worker), shown under the traceback; str(error) stays the worker's.
+    if (nb::hasattr(error, "add_note")) {
+      try {
+        error.attr("add_note")(std::string(e.what()));
+      } catch (nb::python_error&) {
+      }
+    }
     PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
     throw nb::python_error();
   }

@@ -330,6 +330,31 @@ class MultiProcessAgentParallelRunner::Workers {
 
   void set_start_hint(std::string hint) { start_hint_ = std::move(hint); }
 
+  // For a kept set that is no longer healthy: throws the error a worker
+  // sent when it could not start (a run that ended before its workers were
+  // ready left it unread), so that the next run reports it instead of
+  // starting workers that fail alike while the main process runs every
+  // round alone. Returns if no worker said why. Reads without waiting.
+  void ThrowStartError() {
+    for (size_t i = 0; i < workers_.size(); ++i) {
+      Worker& w = workers_[i];
+      while (!w.ready && w.channel.is_open()) {
+        pollfd p{w.channel.fd(), POLLIN, 0};
+        if (!w.channel.has_buffered() && poll(&p, 1, 0) <= 0) break;
+        MessageType type;
+        std::string payload;
+        if (w.channel.Receive(&type, &payload, 0.1) != Channel::Status::kOk) break;
+        if (type != MessageType::kError) continue;  // an earlier run's kReady
+        std::string message, host_error;
+        DecodeWorkerError(payload, &message, &host_error);
+        message = "worker process " + std::to_string(i) +
+                  " (kept from an earlier run) could not build its replica: " + message;
+        if (!host_error.empty()) throw HostError(message, host_error);
+        throw SimulationError(message);
+      }
+    }
+  }
+
  private:
   // Reads worker i's answer to this run's kInit (kReady), or a late one to
   // an earlier run's (skipped). Throws if it failed.
@@ -403,6 +428,7 @@ class MultiProcessAgentParallelRunner::Workers {
     std::fprintf(stderr, "# MAIN pid %d memory %s MiB (peak %s MiB, %ld kB)\n",
                  static_cast<int>(getpid()), main_rss.c_str(), main_peak.c_str(),
                  PeakKilobytes("self"));
+    std::fprintf(stderr, "# CPU MAIN %s\n", CpuUse("self").c_str());
     for (size_t i = 0; i < workers_.size(); ++i) {
       const Worker& w = workers_[i];
       const auto [rss, peak] = Memory(std::to_string(w.pid));
@@ -410,7 +436,48 @@ class MultiProcessAgentParallelRunner::Workers {
                    "# WORKER %zu pid %d ready after %.3f s, memory %s MiB (peak %s MiB, %ld kB)\n",
                    i, static_cast<int>(w.pid), w.ready_after, rss.c_str(), peak.c_str(),
                    PeakKilobytes(std::to_string(w.pid)));
+      std::fprintf(stderr, "# CPU WORKER %zu %s\n", i, CpuUse(std::to_string(w.pid)).c_str());
     }
+  }
+
+  // The CPU time /proc/<pid> has used so far (user and system, all its
+  // threads) and its context switches: where a round's time goes.
+  static std::string CpuUse(const std::string& pid) {
+    std::string out = "cpu ?";
+    std::FILE* f = std::fopen(("/proc/" + pid + "/stat").c_str(), "r");
+    if (f != nullptr) {
+      char buf[1024];
+      const size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+      std::fclose(f);
+      buf[n] = '\0';
+      // Fields after the command's closing parenthesis: state is the 3rd,
+      // utime and stime the 14th and 15th.
+      const char* rest = std::strrchr(buf, ')');
+      unsigned long user = 0, sys = 0;
+      if (rest != nullptr &&
+          std::sscanf(rest + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+                      &user, &sys) == 2) {
+        const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
+        char text[96];
+        std::snprintf(text, sizeof text, "cpu user %.2f s sys %.2f s", user / tick, sys / tick);
+        out = text;
+      }
+    }
+    f = std::fopen(("/proc/" + pid + "/status").c_str(), "r");
+    if (f != nullptr) {
+      char line[256];
+      long voluntary = -1, involuntary = -1, value = 0;
+      while (std::fgets(line, sizeof line, f) != nullptr) {
+        if (std::sscanf(line, "voluntary_ctxt_switches: %ld", &value) == 1) voluntary = value;
+        if (std::sscanf(line, "nonvoluntary_ctxt_switches: %ld", &value) == 1) {
+          involuntary = value;
+        }
+      }
+      std::fclose(f);
+      out += ", switches " + std::to_string(voluntary) + " voluntary " +
+             std::to_string(involuntary) + " forced";
+    }
+    return out;
   }
 
   static long PeakKilobytes(const std::string& pid) {
@@ -712,7 +779,10 @@ class WorkerPool {
         dead.push_back(std::move(w));
       }
     }
-    for (auto& w : dead) w->Kill();
+    for (auto& w : dead) {
+      w->ThrowStartError();
+      w->Kill();
+    }
     return found;
   }
 
@@ -941,7 +1011,6 @@ void MultiProcessAgentParallelRunner::on_run_start() {
     workers_->set_program(worker_program_, worker_argv_, worker_starter_);
     workers_->Start(start_method_, concurrency(), &registry());
   }
-  main_takes_share_ = static_cast<size_t>(concurrency()) < AllowedCpus().size();
   workers_->set_start_hint(worker_start_hint_);
   workers_->BeginRun(init, worker_start_timeout_, [this] { return StopRequested(); });
 }
@@ -949,6 +1018,17 @@ void MultiProcessAgentParallelRunner::on_run_start() {
 void MultiProcessAgentParallelRunner::on_run_end() {
   if (workers_) {
     workers_->PrintStats();
+    if (std::getenv("PAMS_WORKER_STATS") != nullptr) {
+      const RoundTimes& t = round_times_;
+      std::fprintf(stderr,
+                   "# ROUNDS %zu with workers' tasks; tasks %zu here, %zu in workers; "
+                   "%.3f s sending, %.3f s running here, %.3f s waiting\n",
+                   t.rounds, t.local_tasks, t.remote_tasks, t.send_seconds,
+                   t.here_seconds, t.wait_seconds);
+    }
+  }
+  round_times_ = RoundTimes{};
+  if (workers_) {
     // A stopped run's workers go with it (Ctrl-C stops everything).
     if (KeepsWorkers() && !StopRequested() && workers_->healthy()) {
       workers_->EndRun();
@@ -1025,6 +1105,7 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
       if (!r.error.empty() || StopRequested()) return;
     }
   };
+  round_times_.local_tasks += local_.size();
   if (remote_.empty()) return run_here(local_);
   auto& workers = workers_->workers();
   if (workers_->ready_count() < workers.size()) {
@@ -1037,18 +1118,29 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     }
   }
   // The main process works as one more worker, as the thread runner's
-  // calling thread does, when there is a CPU for it beside the workers
-  // (numParallel below the CPUs): it takes its share of the round instead
-  // of waiting. With a worker on every CPU it does not: on 2 CPUs, 2
-  // TensorFlow workers and the main process calling Keras at once were
-  // slower than the workers alone.
-  if (tasks_here_ && main_takes_share_ && remote_.size() > 1) {
-    const size_t share = remote_.size() / (workers_->ready_count() + 1);
+  // calling thread does, and at most as many take part as there are CPUs:
+  // the main process and up to CPUs - 1 workers. Its share is the larger
+  // one, since its calls skip the hand-over (a worker's task costs about
+  // 0.5 ms more for a Python agent). On 2 CPUs, two TensorFlow workers and
+  // the main process calling Keras at once were slower than two of them.
+  const size_t local_before = local_.size();
+  size_t helpers = workers_->ready_count();
+  if (tasks_here_ && remote_.size() > 1) {
+    const size_t cpus = std::max<size_t>(AllowedCpus().size(), 1);
+    helpers = std::min(helpers, cpus - 1);
+    const size_t share = (remote_.size() + helpers) / (helpers + 1);  // rounded up
     for (size_t k = 0; k < share; ++k) {
       local_.push_back(remote_.back());
       remote_.pop_back();
     }
   }
+  round_times_.local_tasks += local_.size() - local_before;
+  round_times_.remote_tasks += remote_.size();
+  ++round_times_.rounds;
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
   std::string payload;
   std::string state;
   size_t next = 0;
@@ -1104,13 +1196,21 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   // process to read it and answer (with two busy workers on two cores, the
   // gap between a worker's tasks went from 0.65 to 0.26 ms). Tasks of a
   // round are independent: they all see the simulation as the round began.
+  Clock::time_point start = Clock::now();
   for (size_t depth = 0; depth < kQueuedTasks; ++depth) {
-    for (size_t w = 0; w < workers.size() && next < remote_.size(); ++w) {
-      if (workers[w].ready) send(w);
+    size_t used = 0;
+    for (size_t w = 0; w < workers.size() && next < remote_.size() && used < helpers; ++w) {
+      if (!workers[w].ready) continue;
+      send(w);
+      ++used;
     }
   }
+  round_times_.send_seconds += seconds_since(start);
   // This process's share runs while the workers run theirs.
+  start = Clock::now();
   run_here(local_);
+  round_times_.here_seconds += seconds_since(start);
+  start = Clock::now();
   while (running > 0) {
     MessageType type = MessageType::kResult;
     Channel::Status status;
@@ -1140,6 +1240,7 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     }
     if (next < remote_.size()) send(w);
   }
+  round_times_.wait_seconds += seconds_since(start);
   uint64_t oldest = journal_->end();
   for (const auto& worker : workers) oldest = std::min(oldest, worker.synced);
   journal_->discard_before(oldest);

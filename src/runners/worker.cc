@@ -189,13 +189,38 @@ void ServeRun(Channel& channel, Runner* runner) {
   std::string state;
   MessageType type;
   std::string payload;
+  // With PAMS_WORKER_STATS set, where this run's time went, printed when
+  // the run ends (for tuning: what a task costs beyond the agent's call).
+  const bool stats = std::getenv("PAMS_WORKER_STATS") != nullptr;
+  size_t tasks = 0;
+  double waiting = 0, replaying = 0, loading = 0, calling = 0, saving = 0;
+  double mark = MonotonicSeconds();
+  auto lap = [&](double* into) {
+    if (!stats) return;
+    const double now = MonotonicSeconds();
+    *into += now - mark;
+    mark = now;
+  };
   for (;;) {
+    lap(&saving);  // the previous task's reply, sent
     if (channel.Receive(&type, &payload) != Channel::Status::kOk) _exit(0);
+    lap(&waiting);
     if (type == MessageType::kShutdown) _exit(0);
-    if (type == MessageType::kEndRun) return;
+    if (type == MessageType::kEndRun) {
+      if (stats) {
+        std::fprintf(stderr,
+                     "# WORKER pid %d run: %zu tasks; %.3f s waiting, %.3f s replaying, "
+                     "%.3f s loading states, %.3f s in agents' calls, %.3f s saving and "
+                     "sending\n",
+                     static_cast<int>(getpid()), tasks, waiting, replaying, loading, calling,
+                     saving);
+      }
+      return;
+    }
     try {
       StateReader r(payload);
       SimulationJournal::Replay(r.read_string(), &simulator);
+      lap(&replaying);
       if (type == MessageType::kSync) continue;
       if (type != MessageType::kTask) throw SimulationError("unexpected message");
       const int agent_id = r.read<int>();
@@ -205,11 +230,14 @@ void ServeRun(Channel& channel, Runner* runner) {
       }
       Agent& agent = simulator.agent(agent_id);
       agent.deserialize_state(r.read_string());
+      lap(&loading);
       actions.clear();
       error.clear();
       host_error.clear();
       warnings.clear();
       RunAgentTask(&agent, markets, &actions, &error, &warnings, &host_error);
+      lap(&calling);
+      ++tasks;
       reply.clear();
       StateWriter w(&reply);
       WriteTaskOutcome(error, host_error, warnings, w);
@@ -249,15 +277,6 @@ void ServeRun(Channel& channel, Runner* runner) {
     try {
       const WorkerInit init = WorkerInit::Decode(payload);
       run_id = init.run_id;
-      // Before the replica and the initializer start any thread (a
-      // framework's pools), so that every thread inherits it. Kept workers
-      // serve runs of the same CPUs.
-      if (first && !init.cpus.empty()) {
-        const std::string error = PinProcess(init.cpus);
-        if (!error.empty()) {
-          throw SimulationError("simulation.workerCpuAffinity: " + error);
-        }
-      }
       // Lower than the main process (simulation.workerNice): once for
       // good, since an unprivileged process cannot raise it again.
       if (first && init.nice > 0) {
@@ -267,6 +286,18 @@ void ServeRun(Channel& channel, Runner* runner) {
         }
       }
       runner = build(init, first);
+      // Pinned once started, not before: a worker pinned while it starts
+      // (importing a framework: seconds of CPU) shares its CPU with the
+      // main process and slows the rounds it runs meanwhile; unpinned, the
+      // scheduler runs the starting workers on the other CPUs.
+      // PinProcess pins the threads the start made too (a framework's
+      // pools); kept workers serve runs of the same CPUs.
+      if (first && !init.cpus.empty()) {
+        const std::string error = PinProcess(init.cpus);
+        if (!error.empty()) {
+          throw SimulationError("simulation.workerCpuAffinity: " + error);
+        }
+      }
     } catch (const HostError& e) {
       channel.Send(MessageType::kError, EncodeWorkerError(e.what(), e.payload()));
       _exit(1);

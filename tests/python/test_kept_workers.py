@@ -193,3 +193,36 @@ def test_a_python_worker_that_does_not_start_in_time_says_what_to_do():
     assert "did not start" in message and "simulation.workerStartTimeout" in message
     assert "imports the main module" in message
     assert "InitWorkerProcess" not in message  # the C++ hint is for C++ programs
+
+
+def test_a_kept_worker_that_failed_to_start_is_reported_by_the_next_run(tmp_path, monkeypatch):
+    # A run shorter than its workers' start ends before they answer: one
+    # whose start then fails leaves its error unread. The next run that
+    # would take those workers reports it, instead of starting workers that
+    # fail alike while every round runs in the main process.
+    shutdown_workers()
+    monkeypatch.setenv("PAMS_TEST_FAIL_IN_WORKERS", str(tmp_path))
+    monkeypatch.setenv("PAMS_TEST_MAIN_PID", str(os.getpid()))
+    from failing_in_workers import FailsInWorkers
+
+    settings = config(runRoundsWhileWorkersStart=True, steps=5)
+    settings["FCNAgents"]["class"] = "FailsInWorkers"
+
+    def run_failing(seed):
+        runner = MultiProcessAgentParallelRunner(settings=copy.deepcopy(settings),
+                                                 prng=random.Random(seed))
+        runner.class_register(FailsInWorkers)
+        runner.main()
+
+    run_failing(1)  # every round runs here: the workers wait for "go"
+    open(tmp_path / "go", "w").close()
+    deadline = time.monotonic() + 60
+    said = tmp_path / "said"
+    while time.monotonic() < deadline and (
+            not said.exists() or len(said.read_text().split()) < 2):
+        time.sleep(0.01)
+    time.sleep(0.5)  # for their errors to be sent
+    with pytest.raises(RuntimeError, match="model file is missing") as info:
+        run_failing(2)
+    assert any("kept from an earlier run" in note for note in info.value.__notes__)
+    assert pams_cpp._core.kept_worker_sets() == 0

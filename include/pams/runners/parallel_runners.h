@@ -250,8 +250,6 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   double worker_idle_timeout_ = 300;
   bool rounds_while_workers_start_ = true;
   int worker_nice_ = 4;
-  // Whether the main process runs a share of each round (on_run_start).
-  bool main_takes_share_ = false;
   // Whether this run's main process runs tasks (on_run_start).
   bool tasks_here_ = false;
   std::optional<bool> main_process_runs_tasks_;
@@ -263,6 +261,17 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   // their memory).
   std::vector<size_t> local_;
   std::vector<size_t> remote_;
+  // Where this run's rounds spent their time, printed with
+  // PAMS_WORKER_STATS (for tuning; counted in every run).
+  struct RoundTimes {
+    size_t rounds = 0;         // rounds with a task for a worker
+    size_t local_tasks = 0;    // tasks run in this process
+    size_t remote_tasks = 0;   // tasks run by workers
+    double here_seconds = 0;   // running tasks here, in rounds with workers' tasks
+    double wait_seconds = 0;   // waiting for workers' results after that
+    double send_seconds = 0;   // packing and sending workers' tasks
+  };
+  RoundTimes round_times_;
 };
 
 // Ends every worker process kept for later runs (workerIdleTimeout) now,
