@@ -25,8 +25,8 @@ std::string RunWith(const pams::ClassRegistry& registry, pams::Json settings,
   settings["simulation"]["numParallel"] = 2;
   settings["simulation"]["sessions"][1]["iterationSteps"] = 50;
   std::unique_ptr<pams::Runner> runner = registry.create_runner(
-      "TensorFlowAgentParallelRunner", settings, pams::Random(1), nullptr, "runner");
-  runner->simulator().set_config_directory(dir);
+      "TensorFlowAgentParallelRunner",
+      pams::RunnerSetUp{settings, pams::Random(1), nullptr, dir, {}}, "runner");
   try {
     runner->setup();
     runner->run();

@@ -281,10 +281,10 @@ int Run(const RunOptions& options) {
     if (!options.quiet) loggers.add(&print_logger);
 
     std::unique_ptr<Runner> runner = registry.create_runner(
-        options.runner, std::move(settings), std::move(prng), &loggers,
+        options.runner,
+        RunnerSetUp{std::move(settings), std::move(prng), &loggers,
+                    std::filesystem::path(options.config).parent_path().string(), {}},
         "--runner");
-    runner->simulator().set_config_directory(
-        std::filesystem::path(options.config).parent_path().string());
     runner->set_stop_flag(&g_stop);
     // A signal before this point (a long setup) stops the run at its
     // first step. The timing lines go where the step lines go, or to stderr

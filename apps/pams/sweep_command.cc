@@ -692,18 +692,18 @@ int RunSweep(const SweepOptions& options) {
       try {
         Json settings = config;
         for (const std::string& set : sets) ApplySet(set, &settings);
-        std::unique_ptr<Runner> runner = registry.create_runner(
-            options.runner, std::move(settings),
-            Random::FromDecimalSeed(std::to_string(plan.seeds().front())), nullptr,
-            "--runner");
-        runner->simulator().set_config_directory(
-            fs::path(options.config).parent_path().string());
-        runner->simulator().set_warning_handler([&warned](std::string_view message) {
+        auto warn = [&warned](std::string_view message) {
           if (warned.emplace(message).second) {
             std::fprintf(stderr, "warning: %.*s\n", static_cast<int>(message.size()),
                          message.data());
           }
-        });
+        };
+        std::unique_ptr<Runner> runner = registry.create_runner(
+            options.runner,
+            RunnerSetUp{std::move(settings),
+                        Random::FromDecimalSeed(std::to_string(plan.seeds().front())), nullptr,
+                        fs::path(options.config).parent_path().string(), warn},
+            "--runner");
         runner->setup();
       } catch (const ConfigError& e) {
         if (sets.empty()) throw;

@@ -87,9 +87,10 @@ int Run(const ClassRegistry& registry, const WorkerContext& context, int64_t see
     loggers.add(&agents);
     loggers.add(&print_logger);
     std::unique_ptr<Runner> runner = registry.create_runner(
-        context.runner, std::move(settings), std::move(prng), &loggers, "--runner");
-    runner->simulator().set_config_directory(
-        std::filesystem::path(context.config_path).parent_path().string());
+        context.runner,
+        RunnerSetUp{std::move(settings), std::move(prng), &loggers,
+                    std::filesystem::path(context.config_path).parent_path().string(), {}},
+        "--runner");
     runner->main(stdout);
     std::fflush(stdout);
     return 0;

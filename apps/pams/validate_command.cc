@@ -35,10 +35,11 @@ int Validate(const ValidateOptions& options) {
   try {
     ClassRegistry registry = LoadRegistry(options.plugins);
     Json settings = LoadConfig(options.config, options.sets);
-    runner = registry.create_runner(options.runner, std::move(settings),
-                                    Random(0), nullptr, "--runner");
-    runner->simulator().set_config_directory(
-        std::filesystem::path(options.config).parent_path().string());
+    runner = registry.create_runner(
+        options.runner,
+        RunnerSetUp{std::move(settings), Random(0), nullptr,
+                    std::filesystem::path(options.config).parent_path().string(), {}},
+        "--runner");
     errors = runner->validate();
     if (errors.empty()) {
       const Simulator& sim = runner->simulator();

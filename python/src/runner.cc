@@ -112,8 +112,11 @@ class PyRunner {
     loggers_.add(signal_check_.get());
     Random prng;
     prng.setstate(ToRandomState(prng_mt, prng_index, prng_gauss));
-    runner_ = registry_.create_runner(class_name, ToJson(settings, ""),
-                                      std::move(prng), &loggers_, "runner");
+    runner_ = registry_.create_runner(
+        class_name,
+        RunnerSetUp{ToJson(settings, ""), std::move(prng), &loggers_, config_directory,
+                    [this](std::string_view message) { Warn(message); }},
+        "runner");
     runner_->set_stop_flag(&stop_);
     model_batcher_ = MakePythonModelBatcher(run_.get());
     runner_->set_model_batcher(model_batcher_.get());
@@ -121,8 +124,6 @@ class PyRunner {
     runner_->set_wait_check([this] { CheckSignals(); });
     Simulator& sim = runner_->simulator();
     run_->set_simulator(&sim);
-    sim.set_config_directory(config_directory);
-    sim.set_warning_handler([this](std::string_view message) { Warn(message); });
   }
 
   // Registers a Python agent class (pams_cpp.runners.base builds cls).

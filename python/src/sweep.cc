@@ -28,11 +28,10 @@ std::unique_ptr<Runner> MakeRunner(const ClassRegistry& registry, Json settings,
                                    const std::string& seed, const std::string& runner_name,
                                    Logger* logger,
                                    std::function<void(std::string_view)> warn) {
-  std::unique_ptr<Runner> runner = registry.create_runner(
-      runner_name, std::move(settings), Random::FromDecimalSeed(seed), logger, "runner");
-  runner->simulator().set_config_directory(config_directory);
-  runner->simulator().set_warning_handler(std::move(warn));
-  return runner;
+  return registry.create_runner(runner_name,
+                                RunnerSetUp{std::move(settings), Random::FromDecimalSeed(seed),
+                                            logger, config_directory, std::move(warn)},
+                                "runner");
 }
 
 // Runs the config (JSON text, the point's values already set) with the

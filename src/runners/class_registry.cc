@@ -282,14 +282,25 @@ std::unique_ptr<TransactionFee> ClassRegistry::create_transaction_fee(
   return e.transaction_fee(std::move(init));
 }
 
+std::unique_ptr<Runner> ClassRegistry::create_runner(const std::string& name,
+                                                    RunnerSetUp setup,
+                                                    const std::string& path) const {
+  const Entry& e = Find(name, Kind::kRunner, path);
+  std::unique_ptr<Runner> runner = e.runner(
+      RunnerInit{std::move(setup.settings), std::move(setup.prng), setup.logger, this});
+  runner->set_class_name(name);
+  runner->simulator().set_config_directory(std::move(setup.config_directory));
+  if (setup.warning_handler) {
+    runner->simulator().set_warning_handler(std::move(setup.warning_handler));
+  }
+  return runner;
+}
+
 std::unique_ptr<Runner> ClassRegistry::create_runner(
     const std::string& name, Json settings, Random prng, Logger* logger,
     const std::string& path) const {
-  const Entry& e = Find(name, Kind::kRunner, path);
-  std::unique_ptr<Runner> runner =
-      e.runner(RunnerInit{std::move(settings), std::move(prng), logger, this});
-  runner->set_class_name(name);
-  return runner;
+  return create_runner(name, RunnerSetUp{std::move(settings), std::move(prng), logger, {}, {}},
+                       path);
 }
 
 void LoadPlugin(const std::string& path, ClassRegistry* registry) {

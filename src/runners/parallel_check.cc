@@ -94,9 +94,8 @@ Outcome RunOnce(const ClassRegistry& registry, const std::string& runner_name,
                 const std::string& config_directory, bool quiet) {
   Recorder recorder;
   Outcome outcome;
-  std::unique_ptr<Runner> runner =
-      registry.create_runner(runner_name, settings, prng, &recorder, "--runner");
-  runner->simulator().set_config_directory(config_directory);
+  std::unique_ptr<Runner> runner = registry.create_runner(
+      runner_name, RunnerSetUp{settings, prng, &recorder, config_directory, {}}, "--runner");
   if (quiet) internal::SimulatorAccess::SetQuiet(&runner->simulator(), true);
   runner->setup();
   for (const auto& agent : runner->simulator().agents()) {

@@ -313,10 +313,11 @@ std::vector<ConfigError> Runner::validate() {
       *slot = stand_in;
       ++tries;
       std::unique_ptr<Runner> again = registry_.create_runner(
-          class_name_, config, Random(), nullptr, "runner");
+          class_name_,
+          RunnerSetUp{config, Random(), nullptr, simulator_->config_directory(), {}},
+          "runner");
       again->prng_.setstate(initial_prng_state_);
       again->replica_ = true;  // quiet: this runner printed the warnings
-      again->simulator_->set_config_directory(simulator_->config_directory());
       const std::vector<ConfigError> found = again->CollectErrors();
       if (HasErrorAt(found, path)) continue;
       passed = true;

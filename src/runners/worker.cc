@@ -157,11 +157,12 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
     }
     Random prng;
     prng.setstate(init.prng_state);
-    runner = registry->create_runner(init.runner_class,
-                                     ParseJson(init.settings_json, "config"),
-                                     std::move(prng), nullptr, "runner");
+    runner = registry->create_runner(
+        init.runner_class,
+        RunnerSetUp{ParseJson(init.settings_json, "config"), std::move(prng), nullptr,
+                    init.config_directory, {}},
+        "runner");
     internal::RunnerAccess::SetReplica(runner.get());
-    runner->simulator().set_config_directory(init.config_directory);
     runner->setup();
     if (first) {
       if (auto* process = dynamic_cast<MultiProcessAgentParallelRunner*>(runner.get())) {

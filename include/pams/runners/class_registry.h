@@ -35,6 +35,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pams/agents/agent.h"
@@ -62,6 +63,18 @@ struct PAMS_EXPORT RunnerInit {
   Random prng;
   Logger* logger = nullptr;
   const ClassRegistry* registry = nullptr;
+};
+
+// What ClassRegistry::create_runner makes a ready runner with.
+struct RunnerSetUp {
+  Json settings;
+  Random prng;
+  Logger* logger = nullptr;  // not owned; may be null
+  // The directory the config's relative paths are read from (a config
+  // file's own directory); empty: the working directory.
+  std::string config_directory;
+  // Where the simulation's warnings go; empty: stderr.
+  std::function<void(std::string_view)> warning_handler;
 };
 
 class PAMS_EXPORT ClassRegistry {
@@ -165,8 +178,16 @@ class PAMS_EXPORT ClassRegistry {
                                       const std::string& path) const;
   std::unique_ptr<TransactionFee> create_transaction_fee(
       const std::string& name, TransactionFeeInit init, const std::string& path) const;
-  // A runner of class `name`, using this registry; its class_name() is
-  // `name` (worker processes recreate it by that name).
+  // A runner of class `name`, using this registry, ready to set up and run:
+  // the config, generator and logger of `setup`, its simulator reading
+  // relative paths from setup.config_directory and warning through
+  // setup.warning_handler. Its class_name() is `name` (worker processes
+  // recreate it by that name). Every program that makes runners (the CLI's
+  // commands, the Python package, worker processes) makes them here.
+  std::unique_ptr<Runner> create_runner(const std::string& name, RunnerSetUp setup,
+                                        const std::string& path) const;
+  // The same with no config directory (the working directory) and the
+  // default warnings (stderr).
   std::unique_ptr<Runner> create_runner(const std::string& name, Json settings,
                                         Random prng, Logger* logger,
                                         const std::string& path) const;
