@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <stdexcept>
 #include <vector>
 
 #include "pams/agents/arbitrage_agent.h"
@@ -177,6 +178,25 @@ void ClassRegistry::add_runner(const std::string& name, RunnerFactory factory,
   e.kind = Kind::kRunner;
   e.runner = std::move(factory);
   Add(name, std::move(e), abi_version);
+}
+
+void ClassRegistry::declare_simulation_keys(const std::string& name,
+                                            std::vector<std::string> keys) {
+  auto it = entries_.find(name);
+  if (it == entries_.end() || it->second.kind != Kind::kRunner) {
+    throw std::logic_error("declare_simulation_keys: " + name + " is not a registered runner");
+  }
+  it->second.simulation_keys = std::move(keys);
+}
+
+std::vector<std::string> ClassRegistry::runner_simulation_keys() const {
+  std::vector<std::string> out;
+  for (const auto& [name, entry] : entries_) {
+    out.insert(out.end(), entry.simulation_keys.begin(), entry.simulation_keys.end());
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 void ClassRegistry::add_transaction_fee(const std::string& name,

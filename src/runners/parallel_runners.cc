@@ -34,6 +34,8 @@ AgentParallelRunner::AgentParallelRunner(Json settings, Random prng,
 
 AgentParallelRunner::~AgentParallelRunner() = default;
 
+std::vector<std::string> AgentParallelRunner::SimulationKeys() { return {"numParallel"}; }
+
 void AgentParallelRunner::configure(const Settings& simulation) {
   SequentialRunner::configure(simulation);
   if (auto n = simulation.find("numParallel")) {

@@ -883,6 +883,16 @@ MultiProcessAgentParallelRunner::MultiProcessAgentParallelRunner(
 
 MultiProcessAgentParallelRunner::~MultiProcessAgentParallelRunner() = default;
 
+std::vector<std::string> MultiProcessAgentParallelRunner::SimulationKeys() {
+  std::vector<std::string> keys = AgentParallelRunner::SimulationKeys();
+  for (const char* key : {"startMethod", "workerTimeout", "workerStartTimeout",
+                          "workerIdleTimeout", "runRoundsWhileWorkersStart", "workerNice",
+                          "workerCpuAffinity"}) {
+    keys.push_back(key);
+  }
+  return keys;
+}
+
 void MultiProcessAgentParallelRunner::configure(const Settings& simulation) {
   AgentParallelRunner::configure(simulation);
   start_method_ = default_start_method_set_.empty() ? default_start_method()

@@ -220,13 +220,9 @@ void Runner::run_pending_setups() {
 }
 
 void Runner::WarnUnreadKeys() {
-  // Keys that other built-in runners read (a config written for one runner
-  // runs with another).
-  static const std::vector<std::string> kOtherRunnersKeys = {
-      "numParallel", "startMethod", "workerTimeout", "workerCpuAffinity",
-      "workerStartTimeout", "workerIdleTimeout", "runRoundsWhileWorkersStart", "workerNice",
-      "tensorflowIntraOpThreads",
-      "tensorflowInterOpThreads", "tensorflowGpuMemoryGrowth"};
+  // Keys that other runners read (a config written for one runner runs
+  // with another): what each registered runner declares.
+  const std::vector<std::string> runners_keys = registry_.runner_simulation_keys();
   // Entries with errors were not read to the end; empty groups (numAgents
   // 0: switched off) not at all.
   std::vector<std::string> skipped = empty_groups_;
@@ -237,7 +233,7 @@ void Runner::WarnUnreadKeys() {
     }
   }
   for (const KeyLog::UnreadKey& key :
-       key_log_->Unread(settings_, kOtherRunnersKeys, skipped)) {
+       key_log_->Unread(settings_, runners_keys, skipped)) {
     simulator_->warn(key.path + ": no class reads this key, so it has no effect" +
                      (key.suggestion.empty()
                           ? std::string(" (a typo?)")

@@ -1155,5 +1155,38 @@ TEST(LoggersTest, FlushReachesEveryLogger) {
   EXPECT_EQ(a.flushes + b.flushes + c.flushes, 3);
 }
 
+
+// Every runner's "simulation" keys are known to every runner (a config
+// written for one runs with another), including those a program declares
+// for a runner of its own; other keys are still reported as unread.
+TEST(RunnerTest, RunnersKeysAreNotWarnedAboutUnderAnotherRunner) {
+  ClassRegistry registry = ClassRegistry::WithBuiltins();
+  const std::vector<std::string> keys = registry.runner_simulation_keys();
+  for (const char* key : {"numParallel", "startMethod", "workerNice", "workerCpuAffinity"}) {
+    EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << key;
+  }
+  registry.add_runner<SequentialRunner>("TorchLikeRunner");
+  registry.declare_simulation_keys("TorchLikeRunner", {"torchNumThreads"});
+  EXPECT_THROW(registry.declare_simulation_keys("FCNAgent", {"x"}), std::logic_error);
+
+  Json config = Base();
+  config["simulation"]["numParallel"] = 2;
+  config["simulation"]["workerNice"] = 2;
+  config["simulation"]["torchNumThreads"] = 2;
+  config["simulation"]["numParalel"] = 2;
+  SequentialRunner runner(config, Random(1), nullptr, registry);
+  std::vector<std::string> warnings;
+  runner.simulator().set_warning_handler(
+      [&](std::string_view w) { warnings.emplace_back(w); });
+  runner.setup();
+  runner.run();
+  std::vector<std::string> unread;
+  for (const std::string& w : warnings) {
+    if (w.find("no class reads this key") != std::string::npos) unread.push_back(w);
+  }
+  ASSERT_EQ(unread.size(), 1u);
+  EXPECT_NE(unread[0].find("simulation.numParalel"), std::string::npos) << unread[0];
+}
+
 }  // namespace
 }  // namespace pams

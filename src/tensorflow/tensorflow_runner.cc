@@ -20,6 +20,15 @@ TensorFlowAgentParallelRunner::TensorFlowAgentParallelRunner(
   EnsureLoaded();
 }
 
+std::vector<std::string> TensorFlowAgentParallelRunner::SimulationKeys() {
+  std::vector<std::string> keys = MultiProcessAgentParallelRunner::SimulationKeys();
+  for (const char* key :
+       {"tensorflowIntraOpThreads", "tensorflowInterOpThreads", "tensorflowGpuMemoryGrowth"}) {
+    keys.push_back(key);
+  }
+  return keys;
+}
+
 Options OptionsFromSettings(const Settings& simulation,
                             std::optional<int> default_intra_op_threads) {
   Options options;

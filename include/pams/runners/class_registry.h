@@ -142,13 +142,26 @@ class PAMS_EXPORT ClassRegistry {
                           return std::make_unique<T>(std::move(init));
                         });
   }
+  // Registers runner T and, where T declares them (a static
+  // SimulationKeys()), the "simulation" keys it reads.
   template <typename T>
   void add_runner(const std::string& name) {
     add_runner(name, [](RunnerInit init) -> std::unique_ptr<Runner> {
       return std::make_unique<T>(std::move(init.settings), std::move(init.prng),
                                  init.logger, *init.registry);
     });
+    if constexpr (requires { T::SimulationKeys(); }) {
+      declare_simulation_keys(name, T::SimulationKeys());
+    }
   }
+  // Declares the "simulation" keys that runner `name` reads beyond those
+  // every runner reads (its parallelism, its workers, a framework's
+  // options): a config written for one runner then runs with any other
+  // without warnings that these keys are unread, and tools can list them.
+  // REQUIRES: `name` is a registered runner.
+  void declare_simulation_keys(const std::string& name, std::vector<std::string> keys);
+  // The keys every registered runner declared, sorted, each once.
+  std::vector<std::string> runner_simulation_keys() const;
   // Registers a name that exists but cannot be instantiated.
   void add_abstract(const std::string& name, Kind kind);
   // Marks a registered class as a sample's: registering its name again
@@ -209,6 +222,7 @@ class PAMS_EXPORT ClassRegistry {
     EventFactory event;
     RunnerFactory runner;
     TransactionFeeFactory transaction_fee;
+    std::vector<std::string> simulation_keys;  // a runner's (declare_simulation_keys)
   };
   void Add(const std::string& name, Entry entry, int abi_version);
   const Entry& Find(const std::string& name, Kind kind,

@@ -88,6 +88,10 @@ class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
                       const ClassRegistry& registry);
   ~AgentParallelRunner() override;
 
+  // The "simulation" keys this class reads beyond SequentialRunner's
+  // (ClassRegistry::declare_simulation_keys).
+  static std::vector<std::string> SimulationKeys();
+
   int num_parallel() const { return num_parallel_; }
   // The number of calls that run at once: min(numParallel, the largest
   // maxNormalOrders of the sessions), at least 1.
@@ -146,6 +150,9 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   MultiProcessAgentParallelRunner(Json settings, Random prng, Logger* logger,
                                   const ClassRegistry& registry);
   ~MultiProcessAgentParallelRunner() override;
+
+  // The "simulation" keys this class reads beyond SequentialRunner's.
+  static std::vector<std::string> SimulationKeys();
 
   // Used when the config sets no startMethod.
   virtual std::string default_start_method() const { return "fork"; }

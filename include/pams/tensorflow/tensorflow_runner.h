@@ -43,6 +43,9 @@ class PAMS_EXPORT TensorFlowAgentParallelRunner : public MultiProcessAgentParall
   TensorFlowAgentParallelRunner(Json settings, Random prng, Logger* logger,
                                 const ClassRegistry& registry);
 
+  // The "simulation" keys this class reads beyond SequentialRunner's.
+  static std::vector<std::string> SimulationKeys();
+
   std::string default_start_method() const override { return "spawn"; }
   // Each worker's TensorFlow threads are sized to a share of the CPUs
   // (tensorflowIntraOpThreads' default); pinning keeps them on that share.
