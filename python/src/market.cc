@@ -305,13 +305,15 @@ void BindMarket(nb::module_& m) {
                   "execution, the last mid price; before both books had orders, the\n"
                   "initial price (``marketPrice``, else the fundamental price).",
                   "float | int: the market price (an int in a market whose tickSize is an int).",
-                  "\n    AssertionError: the step has no market price yet.").c_str())
+                  "\n    AssertionError: the step has no market price yet.").c_str(),
+           nb::sig("def get_market_price(self, time: int | None = None) -> float | int"))
       .def("get_market_prices",
            [](const Market& mk, nb::handle times) { return Many(mk, times, MarketPrice); },
            times_arg,
            AtTimes("The market prices at several steps (see get_market_price).",
                    "List[float | int]: one market price per step.",
-                   "\n    AssertionError: one of the steps has no market price yet.").c_str())
+                   "\n    AssertionError: one of the steps has no market price yet.").c_str(),
+           nb::sig("def get_market_prices(self, times: collections.abc.Iterable[int] | None = None) -> list[float | int]"))
       .def("get_mid_price",
            [](const Market& mk, T time) {
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().mid_prices, time, kOptional);
@@ -321,13 +323,15 @@ void BindMarket(nb::module_& m) {
                   "prices, as last computed (it carries over steps whose books are\n"
                   "one-sided).",
                   "float | None: the mid price; None until both books have had an order.",
-                  "").c_str())
+                  "").c_str(),
+           nb::sig("def get_mid_price(self, time: int | None = None) -> float | None"))
       .def("get_mid_prices",
            [](const Market& mk, nb::handle times) { return Many(mk, times, Mid); },
            times_arg,
            AtTimes("The mid prices at several steps (see get_mid_price).",
                    "List[float | None]: one mid price per step, None where a book was\n    empty.",
-                   "").c_str())
+                   "").c_str(),
+           nb::sig("def get_mid_prices(self, times: collections.abc.Iterable[int] | None = None) -> list[float | None]"))
       .def("get_last_executed_price",
            [](const Market& mk, T time) {
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().last_executed_prices, time, kOptional);
@@ -336,13 +340,15 @@ void BindMarket(nb::module_& m) {
            time_arg,
            AtTime("The price of the last execution at or before a step.",
                   "float | int | None: the price; None when nothing has executed yet.",
-                  "").c_str())
+                  "").c_str(),
+           nb::sig("def get_last_executed_price(self, time: int | None = None) -> float | int | None"))
       .def("get_last_executed_prices",
            [](const Market& mk, nb::handle times) { return Many(mk, times, LastExecuted); },
            times_arg,
            AtTimes("The last execution prices at several steps (see\nget_last_executed_price).",
                    "List[float | int | None]: one price per step, None before the first\n    execution.",
-                   "").c_str())
+                   "").c_str(),
+           nb::sig("def get_last_executed_prices(self, times: collections.abc.Iterable[int] | None = None) -> list[float | int | None]"))
       .def("get_fundamental_price",
            [](const Market& mk, T time) {
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().fundamental_prices, time, kRequired);
@@ -351,13 +357,15 @@ void BindMarket(nb::module_& m) {
            time_arg,
            AtTime("The fundamental price at a step (what the fundamental process gave).",
                   "float: the fundamental price.",
-                  "\n    AssertionError: the step has no fundamental price yet.").c_str())
+                  "\n    AssertionError: the step has no fundamental price yet.").c_str(),
+           nb::sig("def get_fundamental_price(self, time: int | None = None) -> float"))
       .def("get_fundamental_prices",
            [](const Market& mk, nb::handle times) { return Many(mk, times, Fundamental); },
            times_arg,
            AtTimes("The fundamental prices at several steps (see get_fundamental_price).",
                    "List[float]: one fundamental price per step.",
-                   "\n    AssertionError: one of the steps has no fundamental price yet.").c_str())
+                   "\n    AssertionError: one of the steps has no fundamental price yet.").c_str(),
+           nb::sig("def get_fundamental_prices(self, times: collections.abc.Iterable[int] | None = None) -> list[float]"))
       .def("get_executed_volume",
            [](const Market& mk, T time) {
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().executed_volumes, time, kInt);
@@ -365,13 +373,15 @@ void BindMarket(nb::module_& m) {
            }, time_arg,
            AtTime("The volume executed in a step (the sum over its executions).",
                   "int: the executed volume; 0 for a step without executions.",
-                  "").c_str())
+                  "").c_str(),
+           nb::sig("def get_executed_volume(self, time: int | None = None) -> int"))
       .def("get_executed_volumes",
            [](const Market& mk, nb::handle times) { return Many(mk, times, Volume); },
            times_arg,
            AtTimes("The executed volumes of several steps (see get_executed_volume).",
                    "List[int]: one volume per step.",
-                   "").c_str())
+                   "").c_str(),
+           nb::sig("def get_executed_volumes(self, times: collections.abc.Iterable[int] | None = None) -> list[int]"))
       .def("get_executed_total_price",
 [](const Market& mk, T time) {
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().executed_total_prices, time, kInt);
@@ -380,7 +390,8 @@ void BindMarket(nb::module_& m) {
            time_arg,
            AtTime("The total value executed in a step: the sum of price times volume\nover its executions.",
                   "float | int: the executed value; 0 for a step without executions.",
-                  "").c_str())
+                  "").c_str(),
+           nb::sig("def get_executed_total_price(self, time: int | None = None) -> float | int"))
       .def("get_executed_total_prices",
            [](const Market& mk, nb::handle times) {
              return Many(mk, times, ExecutedTotalPrice);
@@ -388,7 +399,8 @@ void BindMarket(nb::module_& m) {
            times_arg,
            AtTimes("The executed values of several steps (see get_executed_total_price).",
                    "List[float | int]: one value per step.",
-                   "").c_str())
+                   "").c_str(),
+           nb::sig("def get_executed_total_prices(self, times: collections.abc.Iterable[int] | None = None) -> list[float | int]"))
       .def("get_n_buy_order",
            [](const Market& mk, T time) {
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().n_buy_orders, time, kInt);
@@ -397,13 +409,15 @@ void BindMarket(nb::module_& m) {
            time_arg,
            AtTime("The number of buy orders in the book at the end of a step.",
                   "int: the number of buy orders.",
-                  "").c_str())
+                  "").c_str(),
+           nb::sig("def get_n_buy_order(self, time: int | None = None) -> int"))
       .def("get_n_buy_orders",
            [](const Market& mk, nb::handle times) { return Many(mk, times, BuyOrders); },
            times_arg,
            AtTimes("The numbers of buy orders at the end of several steps.",
                    "List[int]: one count per step.",
-                   "").c_str())
+                   "").c_str(),
+           nb::sig("def get_n_buy_orders(self, times: collections.abc.Iterable[int] | None = None) -> list[int]"))
       .def("get_n_sell_order",
            [](const Market& mk, T time) {
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().n_sell_orders, time, kInt);
@@ -412,13 +426,15 @@ void BindMarket(nb::module_& m) {
            time_arg,
            AtTime("The number of sell orders in the book at the end of a step.",
                   "int: the number of sell orders.",
-                  "").c_str())
+                  "").c_str(),
+           nb::sig("def get_n_sell_order(self, time: int | None = None) -> int"))
       .def("get_n_sell_orders",
            [](const Market& mk, nb::handle times) { return Many(mk, times, SellOrders); },
            times_arg,
            AtTimes("The numbers of sell orders at the end of several steps.",
                    "List[int]: one count per step.",
-                   "").c_str())
+                   "").c_str(),
+           nb::sig("def get_n_sell_orders(self, times: collections.abc.Iterable[int] | None = None) -> list[int]"))
       .def("get_vwap", &Vwap, time_arg,
            AtTime("The volume-weighted average execution price from step 0 to a step.",
                   "float: the executed value over the executed volume of those steps;\n"
@@ -430,7 +446,8 @@ void BindMarket(nb::module_& m) {
            },
            "The highest price of the buy orders in the book now.\n\n"
            "Returns:\n    float | int | None: the price; None when the buy book is empty or\n"
-           "    its first order is a market order.")
+           "    its first order is a market order.",
+           nb::sig("def get_best_buy_price(self) -> float | int | None"))
       .def("get_best_sell_price",
            [](const Market& mk) {
              const auto p = mk.get_best_sell_price();
@@ -438,12 +455,14 @@ void BindMarket(nb::module_& m) {
            },
            "The lowest price of the sell orders in the book now.\n\n"
            "Returns:\n    float | int | None: the price; None when the sell book is empty or\n"
-           "    its first order is a market order.")
+           "    its first order is a market order.",
+           nb::sig("def get_best_sell_price(self) -> float | int | None"))
       .def("get_buy_order_book",
            [](const Market& mk) { return Book(mk, mk.buy_order_book()); },
            "The buy side of the book now, as volumes per price.\n\n"
            "Returns:\n    Dict[float | int | None, int]: the total volume at each price, from\n"
-           "    the best price down; the key None holds the market orders.")
+           "    the best price down; the key None holds the market orders.",
+           nb::sig("def get_buy_order_book(self) -> dict[float | int | None, int]"))
       // PAMS's buy_order_book and sell_order_book attributes (read-only:
       // orders go through the runner).
       .def_prop_ro("buy_order_book",
@@ -471,7 +490,8 @@ void BindMarket(nb::module_& m) {
            [](const Market& mk) { return Book(mk, mk.sell_order_book()); },
            "The sell side of the book now, as volumes per price.\n\n"
            "Returns:\n    Dict[float | int | None, int]: the total volume at each price, from\n"
-           "    the best price up; the key None holds the market orders.")
+           "    the best price up; the key None holds the market orders.",
+           nb::sig("def get_sell_order_book(self) -> dict[float | int | None, int]"))
       .def("remain_executable_orders", &Market::remain_executable_orders,
            "Whether the books now hold a buy and a sell order that would execute.\n\n"
            "Returns:\n    bool: True when a market order faces the other side, or the best\n"
@@ -500,7 +520,8 @@ void BindMarket(nb::module_& m) {
            nb::arg("tick_level"),
            "The price of a tick level (tick_level times tick_size).\n\n"
            "Args:\n    tick_level (int): the tick level.\n\n"
-           "Returns:\n    float | int: the price (an int where tick_size is an int).");
+           "Returns:\n    float | int: the price (an int where tick_size is an int).",
+           nb::sig("def convert_to_price(self, tick_level: int) -> float | int"));
   // Since PAMS's development branch: the market's transaction fee (None
   // without one) and the fees it collected (floats; 0.0 without a fee).
   market
@@ -516,13 +537,15 @@ void BindMarket(nb::module_& m) {
            time_arg,
            AtTime("The transaction fees the market collected in a step, both sides of\n"
                   "every execution (since PAMS's development branch).",
-                  "float: the revenue; 0.0 in a market without a fee.").c_str())
+                  "float: the revenue; 0.0 in a market without a fee.").c_str(),
+           nb::sig("def get_transaction_fee_revenue(self, time: int | None = None) -> float"))
       .def("get_transaction_fee_revenues",
            [](const Market& mk, nb::handle times) { return Many(mk, times, FeeRevenue); },
            times_arg,
            AtTimes("The transaction fees the market collected in several steps (dev).",
                    "List[float]: one revenue per step (0.0 in a market without a fee).",
-                   "").c_str())
+                   "").c_str(),
+           nb::sig("def get_transaction_fee_revenues(self, times: collections.abc.Iterable[int] | None = None) -> list[float]"))
       .def("get_cumulative_transaction_fee_revenue",
            [](const Market& mk, T time) {
              // PAMS: sum(revenues[:max(time + 1, 0)], 0.0).

@@ -57,15 +57,18 @@ void BindSimulation(nb::module_& m) {
       // Reads a session's config (PAMS's Session.setup; the runner calls it).
       .def(
           "setup",
-          [](Session& s, nb::handle settings) {
+          // *args, **kwargs as PAMS's signature (the stub shows what
+          // pams_cpp.Session.setup, which wraps this, accepts).
+          [](Session& s, nb::handle settings, nb::args, nb::kwargs) {
             const Json json = ToJson(settings, s.name());
             s.setup(Settings(json, s.name()));
           },
-          nb::arg("settings"),
+          nb::arg("settings"), nb::arg("args"), nb::arg("kwargs"),
           "Reads the session's config: iterationSteps, withOrderPlacement,\n"
           "withOrderExecution, withPrint (required), maxNormalOrders,\n"
           "maxHighFrequencyOrders, highFrequencySubmitRate (optional).\n\n"
-          "Args:\n    settings (Dict[str, Any]): the session's object in the config.\n\n"
+          "Args:\n    settings (Dict[str, Any]): the session's object in the config.\n"
+          "    *args: not used (PAMS's signature).\n    **kwargs: not used.\n\n"
           "Raises:\n    ValueError: a required key is missing or a value has the wrong type.");
 
   // The fundamental price processes (PAMS's Fundamentals), with PAMS's
