@@ -44,7 +44,10 @@ namespace {
 // __init__ accepts the same arguments (for subclasses calling
 // super().__init__). Python subclasses of cls construct the same way.
 // `signature` is PAMS's __init__ signature, which help(), the stubs and the
-// API reference show (the function itself takes *args, **kwargs).
+// API reference show (the function itself takes *args, **kwargs). The
+// simulator and logger are typing.Any there: the stub of _core has no
+// pams_cpp.Simulator to name (its own Simulator and Logger are the engine's,
+// which a type checker would then demand).
 void Constructor(nb::handle cls, const char* module, const char* factory,
                  const char* signature) {
   Forget(cls, "__init__");
@@ -458,14 +461,14 @@ void BindHandBuiltMarkets(nb::module_& m) {
       "not set). An IndexMarket weighs its components by it.");
   constexpr const char* kMarketInit =
       "def __init__(self, market_id: int, prng: random.Random, "
-      "simulator: Simulator, name: str, "
-      "logger: Logger | None = None) -> None";
+      "simulator: typing.Any, name: str, "
+      "logger: typing.Any = None) -> None";
   Constructor(nb::type<Market>(), "pams_cpp.market", "_new", kMarketInit);
   Constructor(nb::type<IndexMarket>(), "pams_cpp.market", "_new", kMarketInit);
   Constructor(nb::type<Session>(), "pams_cpp.session", "_new",
               "def __init__(self, session_id: int, prng: random.Random, "
-              "session_start_time: int, simulator: Simulator, "
-              "name: str, logger: Logger | None = None) -> None");
+              "session_start_time: int, simulator: typing.Any, "
+              "name: str, logger: typing.Any = None) -> None");
   Constructor(nb::type<OrderBook>(), "pams_cpp.order_book", "_new",
               "def __init__(self, is_buy: bool) -> None");
   Constructor(nb::type<Fundamentals>(), "pams_cpp.fundamentals", "_new",
