@@ -7,10 +7,12 @@ from .high_frequency_agent import HighFrequencyAgent
 class MarketMakerAgent(_BuiltinAgent, HighFrequencyAgent):
     """A market maker (PAMS's ``pams.agents.MarketMakerAgent``), run by the
     engine: a high-frequency agent that quotes a buy and a sell order around
-    a base price in its target market.
+    a base price in its target market (get_base_price, else the target's
+    market price).
 
     Config keys: ``targetMarket`` (a market's name), ``netInterestSpread``
-    (the spread between its quotes, as a rate of the base price),
+    (the spread between its quotes, as a rate of the target's fundamental
+    price),
     ``orderTimeLength`` (the quotes' time to live; default 2) and
     ``cashAmount``, ``assetVolume`` as every agent.
     """
