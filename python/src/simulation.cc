@@ -40,7 +40,7 @@ void BindSimulation(nb::module_& m) {
       .def_prop_ro("session_id", &Session::session_id,
                    "int: the session's id, its index among the simulation's sessions.")
       .def_prop_ro("name", [](const Session& s) { return s.name(); },
-                   "str: the session's name (its sessionName, or its index).")
+                   "str: the session's name (the config's sessionName).")
       .def_prop_ro("session_start_time", &Session::session_start_time,
                    "int: the step the session starts at (the steps of the sessions\n"
                    "before it).")
