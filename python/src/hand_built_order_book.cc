@@ -188,7 +188,8 @@ void BindOrderBookMethods(nb::module_& m) {
   },
   "The order of highest priority in the book.\n\n"
   "Returns:\n    Order | None: the best order (the Order object placed, where the\n"
-  "    engine has it); None when the book is empty.");
+  "    engine has it); None when the book is empty.",
+  nb::sig("def get_best_order(self) -> typing.Any"));
   Method(
       cls, "_set_time",
       [](nb::handle self, int64_t time) {
@@ -229,7 +230,8 @@ void BindOrderBookMethods(nb::module_& m) {
   },
   "The price of the book's best limit order.\n\n"
   "Returns:\n    float | int | None: the highest buy or lowest sell price; None when\n"
-  "    the book is empty or its best order is a market order.");
+  "    the book is empty or its best order is a market order.",
+  nb::sig("def get_best_price(self) -> float | int | None"));
   Method(cls, "get_price_volume", [market_of](nb::handle self) {
     nb::dict out;
     const Market* market = market_of(self);
@@ -240,7 +242,8 @@ void BindOrderBookMethods(nb::module_& m) {
   },
   "The book's volumes per price.\n\n"
   "Returns:\n    Dict[float | int | None, int]: the total volume at each price, best\n"
-  "    first; the key None holds the market orders.");
+  "    first; the key None holds the market orders.",
+  nb::sig("def get_price_volume(self) -> dict[float | int | None, int]"));
 }
 
 }  // namespace
