@@ -451,8 +451,8 @@ void BindHandBuiltMarkets(nb::module_& m) {
         mk.set_tick_size(v, is_int);
       },
       "float | int: the price grid's step (the config's tickSize); prices are\n"
-      "ints in a market whose tick size is an int. Settable (> 0) before the\n"
-      "market has orders, as PAMS's attribute.");
+      "ints in a market whose tick size is an int. Settable (> 0), as PAMS's\n"
+      "attribute, for markets built by hand.");
   Property(
       nb::type<Market>(), "outstanding_shares",
       [](const Market& mk) { return mk.outstanding_shares(); },
