@@ -27,12 +27,24 @@ class _MissingModule(importlib.abc.MetaPathFinder):
 
 
 def install_as_pams() -> None:
-    """Makes ``import pams`` and ``from pams.x import y`` import pams_cpp and
-    pams_cpp.x (every module of pams_cpp, under PAMS's names), for this
-    interpreter. Call it before anything imports pams.
+    """Makes code written for PAMS run on pams_cpp unchanged: after it,
+    ``import pams`` and ``from pams.x import y`` import pams_cpp and
+    pams_cpp.x (every public module, under PAMS's names) in this
+    interpreter.
 
-    Raises RuntimeError if the real PAMS was imported already: objects of
-    both would mix.
+    Call it before anything imports pams. Worker processes started later
+    by this one install the alias themselves (an environment variable says
+    so), so that pickles naming ``pams.*`` classes load there too. Calling
+    it again does nothing.
+
+    Raises:
+        RuntimeError: the real PAMS was imported already (objects of both
+            would mix).
+
+    Note:
+        A ``pams.*`` module pams_cpp does not have raises
+        ModuleNotFoundError naming it, rather than importing the real PAMS
+        half way.
     """
     import pams_cpp
 

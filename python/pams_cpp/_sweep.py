@@ -25,24 +25,41 @@ __all__ = ["sweep"]
 
 def sweep(config, seeds, grid=None, *, sets=None, runner="SequentialRunner",
           sessions=None, executor=None, summary_csv=None, progress=False):
-    """Runs config for every seed at every point of the grid; returns the
-    summary as a pandas DataFrame, one row per (point, seed, market), with
-    the columns of ``pams sweep``'s summary.csv (the grid's keys first).
+    """Runs a config for every seed at every point of a grid, as ``pams
+    sweep`` does, and summarizes each run's markets.
 
-    config: a path to a JSON config, or the config as a dict.
-    seeds: non-negative ints (an iterable), or the CLI's text ("1-100",
-        "1,5,9").
-    grid: {KEY: [values]}: every combination of the values (the last key
-        varies fastest), KEY a dotted path as ``--set``'s
-        ("FCNAgents.fundamentalWeight", "simulation.sessions[1].maxNormalOrders").
-    sets: {KEY: value} applied to every run (``--set``).
-    runner: the runner class of every run (built-in classes only: a task runs
-        in a fresh process, where Python classes are not registered).
-    sessions: summarize only these session ids (``--session``).
-    executor: a concurrent.futures.Executor (anything with submit(fn, arg)
-        returning a future), or None for this process.
-    summary_csv: a path to write the summary's text to (summary.csv's bytes).
-    progress: a tqdm progress bar over the runs.
+    Args:
+        config (str | dict): a path to a JSON config, or the config itself.
+        seeds (Iterable[int] | str): non-negative ints, or the CLI's text
+            ("1-100", "1,5,9").
+        grid (Dict[str, list] | None): {KEY: [values]}; every combination of
+            the values runs (the last key varies fastest). KEY is a dotted
+            path as ``--set``'s ("FCNAgents.fundamentalWeight",
+            "simulation.sessions[1].maxNormalOrders").
+        sets (Dict[str, Any] | None): {KEY: value} applied to every run
+            (``--set``).
+        runner (str): the runner class of every run; built-in classes only
+            (a run may happen in a fresh process, where Python classes are
+            not registered).
+        sessions (List[int] | None): summarize only these session ids
+            (``--session``; None: all).
+        executor (concurrent.futures.Executor | None): where the runs go
+            (anything with submit(fn, arg) returning a future); None runs
+            them in this process, one after another.
+        summary_csv (str | None): a path to write the summary to, byte for
+            byte ``pams sweep``'s summary.csv.
+        progress (bool): draw a tqdm progress bar over the runs.
+
+    Returns:
+        pandas.DataFrame: one row per (grid point, seed, market), with the
+        columns of summary.csv, the grid's keys first.
+
+    Raises:
+        ConfigError: the config, a grid key or value, a set or the seeds are
+            bad (checked before any run).
+        TypeError: an argument of the wrong type.
+        RuntimeError: a run failed (the message names its seed and point).
+        ImportError: progress=True without tqdm installed.
     """
     settings, directory = _load(config)
     seed_list = _seeds(seeds)

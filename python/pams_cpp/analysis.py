@@ -26,15 +26,48 @@ from .table import Table
 
 
 def stylized_facts(steps: Any, sessions: Optional[Iterable[int]] = None) -> List[Dict]:
-    """The stylized facts of each market, as dicts with the fields of
-    ``pams stats --json`` (autocorrelations as lists, element 0 for lag 1;
-    None where undefined). ``sessions``: only the steps of these session
-    ids (e.g. ``[1]`` to leave out a warm-up session 0)."""
+    """The stylized facts of each market of a run: return moments, fat
+    tails (kurtosis, Hill tail index), volatility clustering
+    (autocorrelations of returns and absolute returns), volume, distance
+    from the fundamental price.
+
+    Args:
+        steps (str | os.PathLike | TableLogger | Table): the steps of a run:
+            a path to the CSV file of ``pams run --steps-csv`` (or
+            StepsCsvLogger), a TableLogger, or its ``steps`` table.
+        sessions (Iterable[int] | None): only the steps of these session
+            ids (e.g. ``[1]`` to leave out a warm-up session 0; None: all).
+
+    Returns:
+        List[Dict]: one dict per market, with the fields of ``pams stats
+        --json`` (autocorrelations as lists, element 0 for lag 1; None where
+        a value is undefined, e.g. too few steps).
+
+    Raises:
+        ConfigError: steps cannot be read (no such file, not a steps CSV).
+        TypeError: steps is of another type.
+    """
     return _core.stylized_facts(_source(steps), _sessions(sessions))["markets"]
 
 
 def stylized_facts_text(steps: Any, sessions: Optional[Iterable[int]] = None) -> str:
-    """The stylized facts as the table ``pams stats`` prints."""
+    """The stylized facts of each market of a run, as the table ``pams
+    stats`` prints (see stylized_facts).
+
+    Args:
+        steps (str | os.PathLike | TableLogger | Table): the steps of a run:
+            a path to the CSV file of ``pams run --steps-csv`` (or
+            StepsCsvLogger), a TableLogger, or its ``steps`` table.
+        sessions (Iterable[int] | None): only the steps of these session
+            ids (e.g. ``[1]`` to leave out a warm-up session 0; None: all).
+
+    Returns:
+        str: the table's text.
+
+    Raises:
+        ConfigError: steps cannot be read.
+        TypeError: steps is of another type.
+    """
     return _core.stylized_facts_text(_source(steps), _sessions(sessions))
 
 
@@ -43,9 +76,24 @@ def plot(steps: Any, path: Optional[Any] = None, *, width: int = 1200, height: i
     """Draws the chart of ``pams plot``: per market, the market and
     fundamental prices with the sessions marked, and the executed volume.
 
-    With a path (``.png`` or ``.svg``) writes the chart there and returns
-    None. Without one returns the PNG: an ``IPython.display.Image``, which a
-    notebook shows, when IPython is installed, else its bytes."""
+    Args:
+        steps (str | os.PathLike | TableLogger | Table): the steps of a run
+            (see stylized_facts).
+        path (str | os.PathLike | None): where to write the chart (``.png``
+            or ``.svg``); None returns it instead.
+        width (int): the chart's width in pixels.
+        height (int): the chart's height in pixels.
+        title (str): a title above the chart ("" for none).
+
+    Returns:
+        IPython.display.Image | bytes | None: None when written to path;
+        otherwise the PNG, as an Image a notebook shows when IPython is
+        installed, else its bytes.
+
+    Raises:
+        TypeError: width or height is not an int, or title not a str.
+        ConfigError: steps cannot be read or path cannot be written.
+    """
     for name, value in (("width", width), ("height", height)):
         if not isinstance(value, int) or isinstance(value, bool):
             raise TypeError(f"{name} must be an int (pixels), got {value!r}")

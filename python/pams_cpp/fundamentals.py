@@ -97,6 +97,7 @@ Fundamentals.__module__ = __name__
 Fundamentals._prng = property(_prng, _set_prng)
 Fundamentals._np_prng = property(lambda self: _NumpyGenerator(self))
 Fundamentals.correlation = property(lambda self: _Correlations(self),
-                                    doc="{(market_id1, market_id2): corr}")
+                                    doc="Dict[Tuple[int, int], float]: the correlations set, by "
+                                        "(market_id1, market_id2); a live mapping.")
 
 __all__ = ["Fundamentals"]

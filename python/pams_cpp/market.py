@@ -59,7 +59,7 @@ def _context(obj):
 
 
 def _simulator(self):
-    """The simulator this market belongs to."""
+    """Simulator: the simulator this market belongs to (PAMS's attribute)."""
     simulator = vars(self).get("_simulator")
     if simulator is None:
         context = _context(self)
@@ -68,7 +68,7 @@ def _simulator(self):
 
 
 def _logger(self):
-    """The market's logger (None: none)."""
+    """Logger | None: where the market's logs go (None: no logger)."""
     if "_logger" in vars(self):
         return vars(self)["_logger"]
     simulator = _simulator(self)
@@ -128,8 +128,14 @@ _engine_setup = Market.setup
 
 
 def setup(self, settings, *args, **kwargs) -> None:
-    """Reads tickSize, outstandingShares and marketPrice (else
-    fundamentalPrice), as PAMS's Market.setup (the engine's code).
+    """Reads the market's config, as PAMS's Market.setup (the engine's
+    code): tickSize, outstandingShares, and marketPrice (else
+    fundamentalPrice), the initial price.
+
+    Args:
+        settings (Dict[str, Any]): the market's object in the config.
+        *args: not used (PAMS's signature).
+        **kwargs: not used (PAMS's signature).
 
     Raises:
         ValueError: a key is missing or has a bad value.

@@ -13,7 +13,13 @@ from . import _warnings
 
 
 class OrderKind:
-    """The kind of an order: MARKET_ORDER or LIMIT_ORDER."""
+    """The kind of an order (PAMS's ``pams.order.OrderKind``): use the two
+    constants MARKET_ORDER and LIMIT_ORDER, which compare by their kind_id.
+
+    Args:
+        kind_id (int): 0 for a market order, 1 for a limit order.
+        name (str): the kind's name.
+    """
 
     __slots__ = ("kind_id", "name")
 
@@ -45,9 +51,38 @@ LIMIT_ORDER = OrderKind(kind_id=1, name="LIMIT_ORDER")
 
 
 class Order:
-    """An order: buy or sell `volume` in market `market_id`, at `price`
-    (LIMIT_ORDER) or at the best price (MARKET_ORDER), for `ttl` steps
-    (None: until executed or canceled)."""
+    """An order an agent submits to a market (PAMS's ``pams.order.Order``):
+    buy or sell ``volume`` at ``price`` (LIMIT_ORDER) or at the best prices
+    of the other side (MARKET_ORDER), for ``ttl`` steps.
+
+    Once a market accepts it, the engine updates this object as PAMS's
+    market does: ``order_id`` and ``placed_at`` are set, the price moves
+    onto the tick grid, executions lower ``volume`` and a cancel sets
+    ``is_canceled``; an agent may keep it and cancel it later with
+    ``Cancel(order)``. Orders of one side compare by their priority in the
+    book (``<`` is "ranks before").
+
+    Args:
+        agent_id (int): the id of the agent placing it.
+        market_id (int): the id of its market.
+        is_buy (bool): True to buy, False to sell.
+        kind (OrderKind): LIMIT_ORDER or MARKET_ORDER.
+        volume (int): how many shares (> 0).
+        placed_at (int | None): leave None: the market sets it.
+        price (float | None): the limit price (a LIMIT_ORDER needs one; a
+            MARKET_ORDER has none).
+        order_id (int | None): leave None: the market sets it.
+        ttl (int | None): time to live in steps (> 0; None: until executed
+            or canceled).
+
+    Raises:
+        TypeError: volume, price or ttl is not a number.
+        ValueError: a MARKET_ORDER with a price, a LIMIT_ORDER without one,
+            a volume <= 0 or a ttl <= 0 (PAMS's messages).
+
+    Warning:
+        A price <= 0 only warns, as in PAMS.
+    """
 
     def __init__(
         self,
@@ -90,7 +125,15 @@ class Order:
         self.is_canceled: bool = False
 
     def check_system_acceptable(self, agent_id: int) -> None:
-        """Raises AttributeError if agent `agent_id` may not submit it."""
+        """Checks that an agent may submit this order now (the runner's check).
+
+        Args:
+            agent_id (int): the id of the agent submitting it.
+
+        Raises:
+            AttributeError: the order is another agent's, was placed already
+                or is canceled.
+        """
         if agent_id != self.agent_id:
             raise AttributeError("agent_id is fake")
         if self.placed_at is not None:
@@ -101,7 +144,17 @@ class Order:
             raise AttributeError("this order is already canceled")
 
     def is_expired(self, time: int) -> bool:
-        """Whether the order's ttl has passed at `time`."""
+        """Whether the order's time to live has run out at a step.
+
+        Args:
+            time (int): the step.
+
+        Returns:
+            bool: True when placed_at + ttl < time (never without a ttl).
+
+        Raises:
+            ValueError: the order was not placed yet.
+        """
         if self.placed_at is None:
             raise ValueError("this order is not yet placed to a market")
         if self.ttl is None:
@@ -185,7 +238,14 @@ class Order:
 
 
 class Cancel:
-    """A cancel of an accepted order."""
+    """A cancel of an order a market accepted (PAMS's ``pams.order.Cancel``):
+    an agent returns it from ``submit_orders`` like an order.
+
+    Args:
+        order (Order): the order to cancel (the same object the agent
+            submitted, which the market updated).
+        placed_at (int | None): leave None: the market sets it.
+    """
 
     def __init__(self, order: Order, placed_at: Optional[int] = None):
         self.order: Order = order
@@ -199,16 +259,25 @@ class Cancel:
 
     @property
     def agent_id(self) -> int:
-        """The agent of the order."""
+        """int: the id of the agent whose order is canceled."""
         return self.order.agent_id
 
     @property
     def market_id(self) -> int:
-        """The market of the order."""
+        """int: the id of the market of the order canceled."""
         return self.order.market_id
 
     def check_system_acceptable(self, agent_id: int) -> None:
-        """Raises AttributeError if agent `agent_id` may not submit it."""
+        """Checks that an agent may submit this cancel now (the runner's
+        check).
+
+        Args:
+            agent_id (int): the id of the agent submitting it.
+
+        Raises:
+            AttributeError: the order is another agent's, the cancel was
+                placed already or the order is canceled already.
+        """
         if agent_id != self.order.agent_id:
             raise AttributeError("canceling other's order")
         if self.placed_at is not None:

@@ -39,13 +39,13 @@ from .market import _context  # noqa: E402  (the same lookup)
 
 
 def _prng(self) -> random.Random:
-    """The session's generator."""
+    """random.Random: the session's own generator (PAMS's attribute)."""
     prng = vars(self).get("_prng")
     return prng if prng is not None else EngineRandom(_generator=self._engine_prng)
 
 
 def _simulator(self):
-    """The simulator the session belongs to."""
+    """Simulator: the simulator this session belongs to (PAMS's attribute)."""
     simulator = vars(self).get("_simulator")
     if simulator is None:
         simulator = getattr(_context(self), "_python_simulator", None)
@@ -53,7 +53,7 @@ def _simulator(self):
 
 
 def _logger(self):
-    """The session's logger."""
+    """Logger | None: where the session's logs go (None: no logger)."""
     if "_logger" in vars(self):
         return vars(self)["_logger"]
     return getattr(_simulator(self), "logger", None)
@@ -77,8 +77,15 @@ _engine_setup = Session.setup
 
 
 def setup(self, settings, *args, **kwargs) -> None:
-    """Reads the session's keys (iterationSteps, withOrderPlacement, ...),
-    as PAMS's Session.setup (the engine's code).
+    """Reads the session's config, as PAMS's Session.setup (the engine's
+    code): iterationSteps, withOrderPlacement, withOrderExecution, withPrint
+    (required), maxNormalOrders, maxHighFrequencyOrders,
+    highFrequencySubmitRate (optional).
+
+    Args:
+        settings (Dict[str, Any]): the session's object in the config.
+        *args: not used (PAMS's signature).
+        **kwargs: not used (PAMS's signature).
 
     Raises:
         ValueError: a key is missing or has a bad value.

@@ -37,7 +37,19 @@ _HOOK_SLOTS = ("order_before", "order_after", "cancel_before", "cancel_after",
 
 
 class Simulator:
-    """The simulation (PAMS's ``Simulator``)."""
+    """The container of one simulation (PAMS's ``pams.Simulator``): its
+    markets, agents, sessions, events and fundamental prices.
+
+    A runner makes one (``runner.simulator``); a program driving the
+    simulation by hand builds one with ``Simulator(prng=random.Random(42))``
+    and adds what it built with the ``_add_*`` methods. The attributes
+    (``markets``, ``id2agent``, ``events_dict``, ...) are read from the
+    engine and are read-only views.
+
+    Note:
+        Only the engine's Fundamentals generate fundamental prices: another
+        ``fundamental_class`` raises NotImplementedError (PAMS accepts any).
+    """
 
     def __init__(
         self,
@@ -137,17 +149,17 @@ class Simulator:
 
     @property
     def sessions(self) -> List:
-        """The sessions, in order."""
+        """List[Session]: the sessions, in the order they run."""
         return self._cached("sessions", lambda: self._core.sessions)
 
     @property
     def id2market(self) -> Dict[int, object]:
-        """The markets by id."""
+        """Dict[int, Market]: the markets by market id."""
         return self._cached("id2market", lambda: {m.market_id: m for m in self.markets})
 
     @property
     def name2market(self) -> Dict[str, object]:
-        """The markets by name."""
+        """Dict[str, Market]: the markets by name (a read-only view)."""
         return self._cached("name2market", lambda: {m.name: m for m in self.markets})
 
     @property
@@ -164,22 +176,22 @@ class Simulator:
 
     @property
     def n_markets(self) -> int:
-        """How many markets there are."""
+        """int: how many markets the simulator holds."""
         return len(self.markets)
 
     @property
     def id2session(self) -> Dict[int, object]:
-        """The sessions by id."""
+        """Dict[int, Session]: the sessions by session id."""
         return self._cached("id2session", lambda: {s.session_id: s for s in self.sessions})
 
     @property
     def name2session(self) -> Dict[str, object]:
-        """The sessions by name."""
+        """Dict[str, Session]: the sessions by name."""
         return self._cached("name2session", lambda: {s.name: s for s in self.sessions})
 
     @property
     def n_sessions(self) -> int:
-        """How many sessions there are."""
+        """int: how many sessions the simulator holds."""
         return len(self.sessions)
 
     # The agents: a Python object per engine agent, made on first use (a run
@@ -194,12 +206,12 @@ class Simulator:
 
     @property
     def id2agent(self) -> Dict[int, object]:
-        """The agents by id."""
+        """Dict[int, Agent]: the agents by agent id (a read-only view)."""
         return self._cached("id2agent", lambda: {a.agent_id: a for a in self.agents})
 
     @property
     def name2agent(self) -> Dict[str, object]:
-        """The agents by name."""
+        """Dict[str, Agent]: the agents by name (a read-only view)."""
         return self._cached("name2agent", lambda: {a.name: a for a in self.agents})
 
     @property
@@ -216,7 +228,7 @@ class Simulator:
 
     @property
     def n_agents(self) -> int:
-        """How many agents there are."""
+        """int: how many agents the simulator holds."""
         return len(self.agents)
 
     @property
@@ -227,7 +239,8 @@ class Simulator:
 
     @property
     def high_frequency_agents(self) -> List:
-        """The high-frequency agents."""
+        """List[Agent]: the high-frequency agents (HighFrequencyAgent
+        subclasses), in the order added."""
         return self._cached("high", lambda: [a for a in self.agents
                                              if a._engine.is_high_frequency])
 
@@ -241,12 +254,12 @@ class Simulator:
 
     @property
     def id2event(self) -> Dict[int, object]:
-        """The events by id."""
+        """Dict[int, EventABC]: the events by event id."""
         return self._cached("id2event", lambda: {e.event_id: e for e in self.events})
 
     @property
     def name2event(self) -> Dict[str, object]:
-        """The events by name."""
+        """Dict[str, EventABC]: the events by name."""
         return self._cached("name2event", lambda: {e.name: e for e in self.events})
 
     @property

@@ -20,19 +20,29 @@ from . import _core
 
 
 class Table:
-    """A run's records as columns (see the module's doc)."""
+    """A run's records as typed columns, held by the engine (see the
+    module's doc): TableLogger's steps, agents and events.
+
+    Read it as numpy columns, or hand it to pyarrow, pandas or polars
+    without copying the numeric columns (it speaks the Arrow PyCapsule
+    interface: ``pyarrow.table(t)``, ``polars.from_arrow(t)``).
+
+    Args:
+        core (_core.Table): the engine's table (TableLogger makes these).
+    """
 
     def __init__(self, core: "_core.Table") -> None:
         self._core = core
 
     @property
     def column_names(self) -> List[str]:
-        """The columns' names, in order."""
+        """List[str]: the columns' names, in order (see docs/python.md for each
+        table's columns)."""
         return self._core.column_names
 
     @property
     def num_rows(self) -> int:
-        """The number of rows."""
+        """int: the number of rows (steps, agents or events recorded)."""
         return self._core.num_rows
 
     def __len__(self) -> int:
@@ -42,17 +52,45 @@ class Table:
         return f"<pams_cpp.Table | {self.num_rows} rows: {', '.join(self.column_names)}>"
 
     def column_type(self, name: str) -> str:
-        """"int64", "float64" or "string"."""
+        """The type of a column.
+
+        Args:
+            name (str): the column's name.
+
+        Returns:
+            str: "int64", "float64" or "string".
+
+        Raises:
+            KeyError: no column of that name.
+        """
         return self._core.column_type(name)
 
     def numpy(self, name: str) -> Tuple[object, Optional[object]]:
-        """A column: a read-only numpy array viewing the engine's values (a
-        text column: a list of str), and a numpy bool array marking the null
-        rows (None when no row is null)."""
+        """A column as numpy.
+
+        Args:
+            name (str): the column's name.
+
+        Returns:
+            Tuple[numpy.ndarray | List[str], numpy.ndarray | None]: a
+            read-only array viewing the engine's values (a text column: a
+            list of str), and a bool array marking the null rows (None when
+            no row is null).
+
+        Raises:
+            KeyError: no column of that name.
+        """
         return self._core.numpy(name)
 
     def to_pyarrow(self):
-        """The table as a ``pyarrow.Table`` (no copy of the columns)."""
+        """The table as a ``pyarrow.Table`` (no copy of the columns).
+
+        Returns:
+            pyarrow.Table: the table.
+
+        Raises:
+            ImportError: pyarrow is not installed.
+        """
         pa = _import("pyarrow", "to_pyarrow()")
         return pa.RecordBatchReader.from_stream(self).read_all()
 
@@ -61,18 +99,36 @@ class Table:
         engine's arrays (float nulls are NaN; an integer column with nulls
         is pandas's nullable Int64); text columns are object columns, a str
         per row, as pandas keeps text (``to_pyarrow().to_pandas(
-        types_mapper=pandas.ArrowDtype)`` keeps them in Arrow instead)."""
+        types_mapper=pandas.ArrowDtype)`` keeps them in Arrow instead).
+
+        Returns:
+            pandas.DataFrame: the table.
+
+        Raises:
+            ImportError: pandas is not installed.
+        """
         pd = _import("pandas", "to_pandas()")
         return pd.DataFrame(self._pandas_columns(pd), copy=False)
 
     def to_polars(self):
-        """The table as a ``polars.DataFrame`` (no copy of the columns)."""
+        """The table as a ``polars.DataFrame`` (no copy of the columns).
+
+        Returns:
+            polars.DataFrame: the table.
+
+        Raises:
+            ImportError: polars is not installed.
+        """
         pl = _import("polars", "to_polars()")
         return pl.DataFrame(self)
 
     def to_pydict(self) -> Dict[str, list]:
-        """The columns as lists of Python values (None for null): a Python
-        object per value, for small tables and tests."""
+        """The columns as lists of Python values: a Python object per value,
+        for small tables and tests.
+
+        Returns:
+            Dict[str, list]: each column's values by name, None for null.
+        """
         out = {}
         for name in self.column_names:
             values, nulls = self.numpy(name)

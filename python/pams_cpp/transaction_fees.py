@@ -32,7 +32,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class TransactionFee(ABC):
-    """The base of transaction fees (abstract: define ``compute_fees``).
+    """The base of transaction fees (abstract: define ``compute_fees``;
+    since PAMS's development branch).
+
+    Args:
+        market (Market): the market that charges the fee.
 
     A fee may keep state of its own (e.g. each agent's volume, for tiered
     fees) and read everything through ``self.market`` (its books, prices,
@@ -80,8 +84,12 @@ class TransactionFee(ABC):
 
 
 class ProportionalTransactionFee(TransactionFee):
-    """Both sides pay ``rate`` times the executed value (``price * volume``);
-    ``rate`` in [0, 1) from the setting "rate" (required).
+    """A fee proportional to the executed value: buyer and seller each pay
+    ``rate * price * volume`` (since PAMS's development branch). ``rate``,
+    in [0, 1), comes from the setting "rate" (required).
+
+    Args:
+        market (Market): the market that charges the fee.
 
     The engine runs this class when a config names it; the Python class
     serves fees made by hand (``ProportionalTransactionFee(market)``) and

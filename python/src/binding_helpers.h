@@ -37,20 +37,25 @@ void Method(nb::handle cls, const char* name, F&& f, const Extra&... extra) {
                    extra...);
 }
 
-// Adds a property to an already bound class.
+// Adds a property to an already bound class; `doc` is its docstring (what
+// help() shows: a property's getter carries only its signature).
 template <typename Get, typename Set>
-void Property(nb::handle cls, const char* name, Get&& get, Set&& set) {
+void Property(nb::handle cls, const char* name, Get&& get, Set&& set,
+              const char* doc = nullptr) {
   Forget(cls, name);
   nb::object property = nb::module_::import_("builtins").attr("property");
   nb::setattr(cls, name,
               property(nb::cpp_function(std::forward<Get>(get), nb::is_method()),
-                       nb::cpp_function(std::forward<Set>(set), nb::is_method())));
+                       nb::cpp_function(std::forward<Set>(set), nb::is_method()), nb::none(),
+                       doc ? nb::object(nb::str(doc)) : nb::none()));
 }
 template <typename Get>
-void ReadOnlyProperty(nb::handle cls, const char* name, Get&& get) {
+void ReadOnlyProperty(nb::handle cls, const char* name, Get&& get, const char* doc = nullptr) {
   Forget(cls, name);
   nb::object property = nb::module_::import_("builtins").attr("property");
-  nb::setattr(cls, name, property(nb::cpp_function(std::forward<Get>(get), nb::is_method())));
+  nb::setattr(cls, name,
+              property(nb::cpp_function(std::forward<Get>(get), nb::is_method()), nb::none(),
+                       nb::none(), doc ? nb::object(nb::str(doc)) : nb::none()));
 }
 
 // The engine object of a PAMS object built by hand or by a runner (its

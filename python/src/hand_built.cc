@@ -43,11 +43,19 @@ namespace {
 // module.factory(cls, ...), which builds the engine object Python owns, and
 // __init__ accepts the same arguments (for subclasses calling
 // super().__init__). Python subclasses of cls construct the same way.
-void Constructor(nb::handle cls, const char* module, const char* factory) {
+// `signature` is PAMS's __init__ signature, which help(), the stubs and the
+// API reference show (the function itself takes *args, **kwargs). The
+// simulator and logger are typing.Any there: the stub of _core has no
+// pams_cpp.Simulator to name (its own Simulator and Logger are the engine's,
+// which a type checker would then demand).
+void Constructor(nb::handle cls, const char* module, const char* factory,
+                 const char* signature) {
   Forget(cls, "__init__");
   Forget(cls, "__new__");
   nb::cpp_function([](nb::handle, nb::args, nb::kwargs) {}, nb::is_method(), nb::scope(cls),
-                   nb::name("__init__"));
+                   nb::name("__init__"), nb::sig(signature),
+                   "Builds the object by hand, with PAMS's constructor arguments (see the\n"
+                   "class's docstring).");
   const std::string mod = module;
   const std::string fac = factory;
   nb::cpp_function(
@@ -324,7 +332,10 @@ void BindMarketMethods(nb::handle market_cls, nb::handle index_cls) {
       [](Market& m, int64_t time) {
         if (time < -1) Raise(PyExc_ValueError, "time must be >= -1");
         m.set_time_only(time);
-      });
+      },
+      "int: the current step (-1 before the first one), as get_time(). Setting\n"
+      "it moves the market's clock only, as PAMS's attribute (a program driving\n"
+      "the simulation by hand; runners move it themselves).");
   Property(
       market_cls, "_is_running", [](const Market& m) { return m.is_running(); },
       [](Market& m, bool running) { m.set_is_running(running); });
@@ -363,27 +374,34 @@ void BindSessionMethods() {
   nb::handle cls = nb::type<Session>();
   Property(
       cls, "iteration_steps", [](const Session& s) { return s.iteration_steps(); },
-      [](Session& s, int64_t v) { s.set_iteration_steps(v); });
+      [](Session& s, int64_t v) { s.set_iteration_steps(v); },
+      "int: the number of steps of the session (iterationSteps).");
   Property(
       cls, "max_normal_orders", [](const Session& s) { return s.max_normal_orders(); },
-      [](Session& s, int64_t v) { s.set_max_normal_orders(v); });
+      [](Session& s, int64_t v) { s.set_max_normal_orders(v); },
+      "int: the most orders the normal agents place per step\n(maxNormalOrders; PAMS's default 1).");
   Property(
       cls, "max_high_frequency_orders",
       [](const Session& s) { return s.max_high_frequency_orders(); },
-      [](Session& s, int64_t v) { s.set_max_high_frequency_orders(v); });
+      [](Session& s, int64_t v) { s.set_max_high_frequency_orders(v); },
+      "int: the most orders the high-frequency agents place per step\n(maxHighFrequencyOrders; default 1).");
   Property(
       cls, "with_order_placement", [](const Session& s) { return s.with_order_placement(); },
-      [](Session& s, bool v) { s.set_with_order_placement(v); });
+      [](Session& s, bool v) { s.set_with_order_placement(v); },
+      "bool: whether agents place orders in the session\n(withOrderPlacement).");
   Property(
       cls, "with_order_execution", [](const Session& s) { return s.with_order_execution(); },
-      [](Session& s, bool v) { s.set_with_order_execution(v); });
+      [](Session& s, bool v) { s.set_with_order_execution(v); },
+      "bool: whether orders execute in the session\n(withOrderExecution; markets are not running otherwise).");
   Property(
       cls, "with_print", [](const Session& s) { return s.with_print(); },
-      [](Session& s, bool v) { s.set_with_print(v); });
+      [](Session& s, bool v) { s.set_with_print(v); },
+      "bool: whether the session prints each step's market prices\n(withPrint).");
   Property(
       cls, "high_frequency_submission_rate",
       [](const Session& s) { return s.high_frequency_submission_rate(); },
-      [](Session& s, double v) { s.set_high_frequency_submission_rate(v); });
+      [](Session& s, double v) { s.set_high_frequency_submission_rate(v); },
+      "float: the chance, per normal order, that the high-frequency\nagents are asked for orders (highFrequencySubmitRate; default 1.0).");
 }
 
 }  // namespace
@@ -431,16 +449,30 @@ void BindHandBuiltMarkets(nb::module_& m) {
           Raise(PyExc_ValueError, "tick_size must be a positive number");
         }
         mk.set_tick_size(v, is_int);
-      });
+      },
+      "float | int: the price grid's step (the config's tickSize); prices are\n"
+      "ints in a market whose tick size is an int. Settable (> 0), as PAMS's\n"
+      "attribute, for markets built by hand.");
   Property(
       nb::type<Market>(), "outstanding_shares",
       [](const Market& mk) { return mk.outstanding_shares(); },
-      [](Market& mk, std::optional<int64_t> shares) { mk.set_outstanding_shares(shares); });
-  Constructor(nb::type<Market>(), "pams_cpp.market", "_new");
-  Constructor(nb::type<IndexMarket>(), "pams_cpp.market", "_new");
-  Constructor(nb::type<Session>(), "pams_cpp.session", "_new");
-  Constructor(nb::type<OrderBook>(), "pams_cpp.order_book", "_new");
-  Constructor(nb::type<Fundamentals>(), "pams_cpp.fundamentals", "_new");
+      [](Market& mk, std::optional<int64_t> shares) { mk.set_outstanding_shares(shares); },
+      "int | None: the number of shares (the config's outstandingShares; None:\n"
+      "not set). An IndexMarket weighs its components by it.");
+  constexpr const char* kMarketInit =
+      "def __init__(self, market_id: int, prng: random.Random, "
+      "simulator: typing.Any, name: str, "
+      "logger: typing.Any = None) -> None";
+  Constructor(nb::type<Market>(), "pams_cpp.market", "_new", kMarketInit);
+  Constructor(nb::type<IndexMarket>(), "pams_cpp.market", "_new", kMarketInit);
+  Constructor(nb::type<Session>(), "pams_cpp.session", "_new",
+              "def __init__(self, session_id: int, prng: random.Random, "
+              "session_start_time: int, simulator: typing.Any, "
+              "name: str, logger: typing.Any = None) -> None");
+  Constructor(nb::type<OrderBook>(), "pams_cpp.order_book", "_new",
+              "def __init__(self, is_buy: bool) -> None");
+  Constructor(nb::type<Fundamentals>(), "pams_cpp.fundamentals", "_new",
+              "def __init__(self, prng: random.Random) -> None");
   BindMarketMethods(nb::type<Market>(), nb::type<IndexMarket>());
   BindHandBuiltOrderBooks(m);
   BindHandBuiltFundamentals(m);

@@ -88,7 +88,16 @@ void BindFundamentalsMethods(nb::module_& m) {
         f.add_market(market_id, initial, drift, volatility, start_at);
       },
       nb::arg("market_id"), nb::arg("initial"), nb::arg("drift"), nb::arg("volatility"),
-      nb::arg("start_at") = 0);
+      nb::arg("start_at") = 0,
+      "Adds a market's fundamental price process: a geometric Brownian motion\n"
+      "from initial, with the given drift and volatility per step.\n\n"
+      "Args:\n    market_id (int): the market's id (>= 0, not added yet).\n"
+      "    initial (float): the price at start_at (> 0).\n"
+      "    drift (float): the drift of the log price per step.\n"
+      "    volatility (float): the volatility of the log price per step (>= 0).\n"
+      "    start_at (int): the step the process starts at (default 0).\n\n"
+      "Raises:\n    ValueError: the market is added already, or an argument is out of\n"
+      "        its range.");
   Method(
       cls, "remove_market",
       [known](Fundamentals& f, int market_id) {
@@ -96,7 +105,10 @@ void BindFundamentalsMethods(nb::module_& m) {
         known(f, market_id);
         f.remove_market(market_id);
       },
-      nb::arg("market_id"));
+      nb::arg("market_id"),
+      "Removes a market's fundamental price process.\n\n"
+      "Args:\n    market_id (int): the market's id.\n\n"
+      "Raises:\n    ValueError: the market was not added.");
   Method(
       cls, "change_volatility",
       [known](Fundamentals& f, int market_id, double volatility, int64_t time) {
@@ -104,14 +116,27 @@ void BindFundamentalsMethods(nb::module_& m) {
         known(f, market_id);
         f.change_volatility(market_id, volatility, time);
       },
-      nb::arg("market_id"), nb::arg("volatility"), nb::arg("time") = 0);
+      nb::arg("market_id"), nb::arg("volatility"), nb::arg("time") = 0,
+      "Changes a market's volatility from a step on (prices after that step\n"
+      "are drawn again with it).\n\n"
+      "Args:\n    market_id (int): the market's id.\n"
+      "    volatility (float): the new volatility per step (>= 0).\n"
+      "    time (int): the step the change applies from (default 0).\n\n"
+      "Raises:\n    ValueError: volatility is negative.\n"
+      "    KeyError: the market was not added.");
   Method(
       cls, "change_drift",
       [known](Fundamentals& f, int market_id, double drift, int64_t time) {
         known(f, market_id);
         f.change_drift(market_id, drift, time);
       },
-      nb::arg("market_id"), nb::arg("drift"), nb::arg("time") = 0);
+      nb::arg("market_id"), nb::arg("drift"), nb::arg("time") = 0,
+      "Changes a market's drift from a step on (prices after that step are\n"
+      "drawn again with it).\n\n"
+      "Args:\n    market_id (int): the market's id.\n"
+      "    drift (float): the new drift per step.\n"
+      "    time (int): the step the change applies from (default 0).\n\n"
+      "Raises:\n    KeyError: the market was not added.");
   Method(
       cls, "set_correlation",
       [](Fundamentals& f, int market_id1, int market_id2, double corr, int64_t time) {
@@ -121,7 +146,14 @@ void BindFundamentalsMethods(nb::module_& m) {
         }
         f.set_correlation(market_id1, market_id2, corr, time);
       },
-      nb::arg("market_id1"), nb::arg("market_id2"), nb::arg("corr"), nb::arg("time") = 0);
+      nb::arg("market_id1"), nb::arg("market_id2"), nb::arg("corr"), nb::arg("time") = 0,
+      "Correlates the log returns of two markets' fundamental prices from a\n"
+      "step on.\n\n"
+      "Args:\n    market_id1 (int): one market's id.\n"
+      "    market_id2 (int): the other market's id (a different one).\n"
+      "    corr (float): the correlation, in (-1.0, 1.0).\n"
+      "    time (int): the step the correlation applies from (default 0).\n\n"
+      "Raises:\n    ValueError: corr is out of range or the two ids are the same.");
   Method(
       cls, "remove_correlation",
       [](Fundamentals& f, int market_id1, int market_id2, int64_t time) {
@@ -141,14 +173,26 @@ void BindFundamentalsMethods(nb::module_& m) {
         }
         f.remove_correlation(market_id1, market_id2, time);
       },
-      nb::arg("market_id1"), nb::arg("market_id2"), nb::arg("time") = 0);
+      nb::arg("market_id1"), nb::arg("market_id2"), nb::arg("time") = 0,
+      "Removes the correlation of two markets from a step on.\n\n"
+      "Args:\n    market_id1 (int): one market's id.\n"
+      "    market_id2 (int): the other market's id.\n"
+      "    time (int): the step the removal applies from (default 0).\n\n"
+      "Raises:\n    ValueError: the two ids are the same.\n"
+      "    KeyError: the two markets are not correlated.");
   Method(
       cls, "get_fundamental_price",
       [known, generating](Fundamentals& f, int market_id, int64_t time) {
         known(f, market_id);
         return generating(f, [&] { return f.get_fundamental_price(market_id, time); });
       },
-      nb::arg("market_id"), nb::arg("time"));
+      nb::arg("market_id"), nb::arg("time"),
+      "A market's fundamental price at a step (drawn as far as needed).\n\n"
+      "Args:\n    market_id (int): the market's id.\n"
+      "    time (int): the step.\n\n"
+      "Returns:\n    float: the fundamental price.\n\n"
+      "Raises:\n    KeyError: the market was not added.\n"
+      "    numpy.linalg.LinAlgError: the correlations make no valid covariance.");
   Method(
       cls, "get_fundamental_prices",
       [known, generating](Fundamentals& f, int market_id, nb::handle times) {
@@ -169,7 +213,14 @@ void BindFundamentalsMethods(nb::module_& m) {
         }
         return out;
       },
-      nb::arg("market_id"), nb::arg("times"));
+      nb::arg("market_id"), nb::arg("times"),
+      "A market's fundamental prices at several steps.\n\n"
+      "Args:\n    market_id (int): the market's id.\n"
+      "    times (Iterable[int]): the steps (a negative one counts from the end of\n"
+      "        the prices drawn so far).\n\n"
+      "Returns:\n    List[float]: one price per step.\n\n"
+      "Raises:\n    KeyError: the market was not added.\n"
+      "    IndexError: a negative step reaches before the first price.");
   Method(cls, "_generate_next", [generating](Fundamentals& f) {
     generating(f, [&] {
       f.generate_next();
@@ -182,22 +233,28 @@ void BindFundamentalsMethods(nb::module_& m) {
     return out;
   };
   ReadOnlyProperty(cls, "market_ids",
-                   [](const Fundamentals& f) { return nb::cast(f.market_ids()); });
+                   [](const Fundamentals& f) { return nb::cast(f.market_ids()); },
+                   "List[int]: the ids of the markets added, in the order added.");
   ReadOnlyProperty(cls, "drifts", [by_market](const Fundamentals& f) {
     return by_market(f, [&](int id) { return nb::float_(f.drift(id)); });
-  });
+  },
+                   "Dict[int, float]: each market's drift per step, by market id.");
   ReadOnlyProperty(cls, "volatilities", [by_market](const Fundamentals& f) {
     return by_market(f, [&](int id) { return nb::float_(f.volatility(id)); });
-  });
+  },
+                   "Dict[int, float]: each market's volatility per step, by market id.");
   ReadOnlyProperty(cls, "initials", [by_market](const Fundamentals& f) {
     return by_market(f, [&](int id) { return nb::float_(f.initial(id)); });
-  });
+  },
+                   "Dict[int, float]: each market's initial price, by market id.");
   ReadOnlyProperty(cls, "start_at", [by_market](const Fundamentals& f) {
     return by_market(f, [&](int id) { return nb::int_(f.start_at(id)); });
-  });
+  },
+                   "Dict[int, int]: the step each market's process starts at, by id.");
   ReadOnlyProperty(cls, "prices", [by_market](const Fundamentals& f) {
     return by_market(f, [&](int id) { return nb::cast(f.prices(id)); });
-  });
+  },
+                   "Dict[int, List[float]]: each market's prices drawn so far, by id.");
   Property(
       cls, "_generated_until", [](const Fundamentals& f) { return f.generated_until(); },
       [](Fundamentals& f, int64_t time) {

@@ -102,7 +102,14 @@ void BindOrderBookMethods(nb::module_& m) {
         nb::cast<nb::dict>(self.attr("_keys"))[nb::module_::import_("builtins").attr("id")(
             order)] = nb::int_(key);
       },
-      nb::arg("order"));
+      nb::arg("order"),
+      "Adds an order to a book built by hand, setting its ``placed_at`` to the\n"
+      "book's time and giving it a place in the book's priority.\n\n"
+      "Args:\n    order (Order): an order of the book's side.\n\n"
+      "Raises:\n    ValueError: the order is of the other side, is in the book already,\n"
+      "        or is a limit order without a price.\n"
+      "    RuntimeError: the book is a market's (orders reach a market's books\n"
+      "        through the market: market._add_order, ...).");
   Method(
       cls, "_remove",
       [](nb::handle self, nb::handle order) {
@@ -134,7 +141,13 @@ void BindOrderBookMethods(nb::module_& m) {
         book.remove(probe);
         ForgetKey(self, order, key);
       },
-      nb::arg("cancel"));
+      nb::arg("cancel"),
+      "Takes a canceled order out of a book built by hand; marks the order\n"
+      "canceled and sets the cancel's ``placed_at`` to the book's time.\n\n"
+      "Args:\n    cancel (Cancel): the cancel of an order in the book (an order\n"
+      "        executed already is left as it is, as in PAMS).\n\n"
+      "Raises:\n    RuntimeError: the book is a market's (cancel through\n"
+      "        market._cancel_order).");
   Method(
       cls, "change_order_volume",
       [](nb::handle self, nb::handle order, int64_t delta) {
@@ -150,7 +163,14 @@ void BindOrderBookMethods(nb::module_& m) {
         book.change_order_volume(probe, delta);
         if (volume == 0) ForgetKey(self, order, key);
       },
-      nb::arg("order"), nb::arg("delta"));
+      nb::arg("order"), nb::arg("delta"),
+      "Changes the volume of an order in a book built by hand by delta; an\n"
+      "order whose volume reaches 0 leaves the book.\n\n"
+      "Args:\n    order (Order): an order in the book.\n"
+      "    delta (int): the change (negative for a partial execution).\n\n"
+      "Raises:\n    ValueError: the order is not in the book.\n"
+      "    AssertionError: the volume would become negative.\n"
+      "    RuntimeError: the book is a market's.");
   Method(cls, "get_best_order", [](nb::handle self) -> nb::object {
     const OrderBook& book = nb::cast<const OrderBook&>(self);
     const Order* best = book.best_order();
@@ -165,7 +185,11 @@ void BindOrderBookMethods(nb::module_& m) {
     nb::object found = run.mirror.Find(best->market_id, best->order_id);
     if (!found.is_none()) return found;
     return ToPythonAction(run, Action(*best));
-  });
+  },
+  "The order of highest priority in the book.\n\n"
+  "Returns:\n    Order | None: the best order (the Order object placed, where the\n"
+  "    engine has it); None when the book is empty.",
+  nb::sig("def get_best_order(self) -> typing.Any"));
   Method(
       cls, "_set_time",
       [](nb::handle self, int64_t time) {
@@ -192,7 +216,8 @@ void BindOrderBookMethods(nb::module_& m) {
     const OrderBook& book = nb::cast<const OrderBook&>(self);
     self.attr("_set_time")(book.time() + 1);
   });
-  ReadOnlyProperty(cls, "time", [](const OrderBook& book) { return book.time(); });
+  ReadOnlyProperty(cls, "time", [](const OrderBook& book) { return book.time(); },
+                   "int: the book's current step (orders expire against it).");
   // A market's book gives PAMS's price types (an int where the tick size
   // is one); a book built by hand floats.
   auto market_of = [](nb::handle book) -> const Market* {
@@ -202,7 +227,11 @@ void BindOrderBookMethods(nb::module_& m) {
   Method(cls, "get_best_price", [market_of](nb::handle self) -> nb::object {
     const auto p = nb::cast<const OrderBook&>(self).best_price();
     return p ? PriceObject(market_of(self), *p) : nb::none();
-  });
+  },
+  "The price of the book's best limit order.\n\n"
+  "Returns:\n    float | int | None: the highest buy or lowest sell price; None when\n"
+  "    the book is empty or its best order is a market order.",
+  nb::sig("def get_best_price(self) -> float | int | None"));
   Method(cls, "get_price_volume", [market_of](nb::handle self) {
     nb::dict out;
     const Market* market = market_of(self);
@@ -210,7 +239,11 @@ void BindOrderBookMethods(nb::module_& m) {
       out[price ? PriceObject(market, *price) : nb::none()] = nb::int_(volume);
     }
     return out;
-  });
+  },
+  "The book's volumes per price.\n\n"
+  "Returns:\n    Dict[float | int | None, int]: the total volume at each price, best\n"
+  "    first; the key None holds the market orders.",
+  nb::sig("def get_price_volume(self) -> dict[float | int | None, int]"));
 }
 
 }  // namespace

@@ -22,6 +22,17 @@ void BindErrors(nb::module_& m) {
       nb::exception<SimulationError>(m, "SimulationError", PyExc_RuntimeError).ptr();
   Py_INCREF(config_error);
   Py_INCREF(simulation_error);
+  nb::setattr(config_error, "__doc__",
+              nb::str("A config that cannot run: a missing key, a value of the wrong type or\n"
+                      "out of range, an unknown class (a ValueError, as PAMS raises).\n\n"
+                      "Attributes:\n"
+                      "    path (str): where in the config, e.g. \"FCNAgents.numAgents\".\n"
+                      "    message (str): what is wrong, without the path."));
+  nb::setattr(simulation_error, "__doc__",
+              nb::str("A simulation that cannot go on (a RuntimeError): e.g. a fundamental\n"
+                      "process whose correlations give no valid covariance, or an agent whose\n"
+                      "computation gives a value that is not finite. The message says what and\n"
+                      "where."));
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
       std::rethrow_exception(p);

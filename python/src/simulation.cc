@@ -18,10 +18,32 @@
 namespace pams::python {
 
 void BindSimulation(nb::module_& m) {
-  nb::class_<Session>(m, "Session", nb::dynamic_attr())
-      .def_prop_ro("session_id", &Session::session_id)
-      .def_prop_ro("name", [](const Session& s) { return s.name(); })
-      .def_prop_ro("session_start_time", &Session::session_start_time)
+  nb::class_<Session>(
+      m, "Session", nb::dynamic_attr(),
+      "A session: a run of steps with its own rules (PAMS's ``pams.Session``):\n"
+      "how many steps, whether agents place orders, whether orders execute, how\n"
+      "many orders per step.\n\n"
+      "A runner builds the sessions of the config's ``\"simulation\"``\n"
+      "``\"sessions\"``; a program driving the simulation by hand builds one as\n"
+      "PAMS does and calls setup(settings). Its rules are attributes that may\n"
+      "be changed, as PAMS's.\n\n"
+      "Args:\n"
+      "    session_id (int): the session's id (its index in the simulation).\n"
+      "    prng (random.Random): the session's own generator.\n"
+      "    session_start_time (int): the step the session starts at.\n"
+      "    simulator (Simulator): the pams_cpp Simulator the session belongs to.\n"
+      "    name (str): the session's name.\n"
+      "    logger (Logger | None): where its logs go (None: the simulator's).\n\n"
+      "Raises:\n"
+      "    TypeError: simulator is not a pams_cpp Simulator or prng not a\n"
+      "        random.Random.")
+      .def_prop_ro("session_id", &Session::session_id,
+                   "int: the session's id, its index among the simulation's sessions.")
+      .def_prop_ro("name", [](const Session& s) { return s.name(); },
+                   "str: the session's name (the config's sessionName).")
+      .def_prop_ro("session_start_time", &Session::session_start_time,
+                   "int: the step the session starts at (the steps of the sessions\n"
+                   "before it).")
       .def_prop_ro("iteration_steps", &Session::iteration_steps)
       .def_prop_ro("max_normal_orders", &Session::max_normal_orders)
       .def_prop_ro("max_high_frequency_orders", &Session::max_high_frequency_orders)
@@ -35,15 +57,35 @@ void BindSimulation(nb::module_& m) {
       // Reads a session's config (PAMS's Session.setup; the runner calls it).
       .def(
           "setup",
-          [](Session& s, nb::handle settings) {
+          // *args, **kwargs as PAMS's signature (the stub shows what
+          // pams_cpp.Session.setup, which wraps this, accepts).
+          [](Session& s, nb::handle settings, nb::args, nb::kwargs) {
             const Json json = ToJson(settings, s.name());
             s.setup(Settings(json, s.name()));
           },
-          nb::arg("settings"));
+          nb::arg("settings"), nb::arg("args"), nb::arg("kwargs"),
+          "Reads the session's config: iterationSteps, withOrderPlacement,\n"
+          "withOrderExecution, withPrint (required), maxNormalOrders,\n"
+          "maxHighFrequencyOrders, highFrequencySubmitRate (optional).\n\n"
+          "Args:\n    settings (Dict[str, Any]): the session's object in the config.\n"
+          "    *args: not used (PAMS's signature).\n    **kwargs: not used.\n\n"
+          "Raises:\n    ValueError: a required key is missing or a value has the wrong type.");
 
   // The fundamental price processes (PAMS's Fundamentals), with PAMS's
   // method names.
-  nb::class_<Fundamentals>(m, "Fundamentals", nb::dynamic_attr())
+  nb::class_<Fundamentals>(
+      m, "Fundamentals", nb::dynamic_attr(),
+      "The fundamental prices of the markets (PAMS's ``pams.Fundamentals``):\n"
+      "one geometric Brownian motion per market, correlated where\n"
+      "set_correlation says, drawn in chunks as the simulation needs them.\n\n"
+      "A runner's simulator holds one (``simulator.fundamentals``); one built by\n"
+      "hand draws as PAMS's does, numpy's generator seeded from\n"
+      "``prng.randint(0, 2**31)``.\n\n"
+      "Args:\n    prng (random.Random): the generator the draws are seeded from.\n\n"
+      "Raises:\n    TypeError: prng is not a random.Random.\n\n"
+      "Note:\n    The draws are numpy's (Generator over PCG64, then a Cholesky\n"
+      "    factor of the correlations) computed in C++: the same doubles as PAMS\n"
+      "    on the reference BLAS/LAPACK.")
       .def("add_market", &Fundamentals::add_market, nb::arg("market_id"), nb::arg("initial"),
            nb::arg("drift"), nb::arg("volatility"), nb::arg("start_at") = 0)
       .def("remove_market", &Fundamentals::remove_market, nb::arg("market_id"))

@@ -7,23 +7,33 @@ from .high_frequency_agent import HighFrequencyAgent
 
 
 class ArbitrageAgent(_BuiltinAgent, HighFrequencyAgent):
-    """PAMS's ArbitrageAgent (a high-frequency agent)."""
+    """An arbitrageur between an index market and its components (PAMS's
+    ``pams.agents.ArbitrageAgent``), run by the engine.
+
+    A high-frequency agent: when an index market's price and the index of
+    its components' prices differ by more than ``orderThresholdPrice``, it
+    sells the dearer side and buys the cheaper one. Config keys:
+    ``orderVolume`` (int), ``orderThresholdPrice``, ``orderTimeLength``
+    (int; default 1) and ``cashAmount``, ``assetVolume`` as every agent.
+    """
 
     _engine_base = "ArbitrageAgent"
 
     @property
     def order_volume(self) -> int:
-        """The volume of each component order (orderVolume)."""
+        """int: the volume of each of its orders (the config's orderVolume)."""
         return self._engine.arbitrage_parameters[0]
 
     @property
     def order_threshold_price(self) -> float:
-        """The gap between index and components that triggers orders."""
+        """float: the gap between the index market's price and its
+        components' index that triggers orders (orderThresholdPrice)."""
         return self._engine.arbitrage_parameters[1]
 
     @property
     def order_time_length(self) -> int:
-        """The orders' ttl (orderTimeLength)."""
+        """int: the orders' time to live in steps (the config's
+        orderTimeLength)."""
         return self._engine.arbitrage_parameters[2]
 
     def __repr__(self) -> str:

@@ -32,20 +32,65 @@ def _parameter(index: int, name: str) -> property:
 
 
 class FCNAgent(_BuiltinAgent):
-    """PAMS's FCNAgent."""
+    """The fundamental, chart and noise trader (PAMS's
+    ``pams.agents.FCNAgent``), run by the engine.
+
+    Each step it forms an expected log return mixing three views, weighted
+    by its parameters: the fundamentalist's (the market price reverts to the
+    fundamental price over ``meanReversionTime`` steps), the chartist's (the
+    mean log return of the last ``timeWindowSize`` steps goes on) and noise
+    (a normal draw scaled by ``noiseScale``). It then places one limit order
+    of volume 1 around the expected price, living ``timeWindowSize`` steps.
+
+    Config keys (each a number or a JsonRandom distribution, drawn once per
+    agent): ``fundamentalWeight``, ``chartWeight``, ``noiseWeight``,
+    ``noiseScale``, ``timeWindowSize`` and ``orderMargin`` (required);
+    ``marginType`` (``"fixed"``, the default, or ``"normal"``),
+    ``meanReversionTime`` (default: timeWindowSize); and ``cashAmount``,
+    ``assetVolume`` as every agent. The parameters are read-only attributes
+    of the same names in snake case (``fundamental_weight``, ...).
+
+    Note:
+        The orders are the engine's; a Python subclass may override
+        ``submit_orders`` or ``submit_orders_by_market`` and reach the
+        engine's through ``super()``.
+    """
 
     _engine_base = "FCNAgent"
 
     def is_finite(self, x: float) -> bool:
-        """Whether x is neither NaN nor infinite."""
+        """Whether a value is a real number: neither NaN nor infinite.
+
+        Args:
+            x (float): the value.
+
+        Returns:
+            bool: True for a finite x.
+        """
         return x == x and x not in (float("inf"), float("-inf"))
 
     def submit_orders(self, markets: List["Market"]) -> List:  # noqa: F821
-        """The orders of every market, as submit_orders_by_market makes them."""
+        """The agent's orders for this step: those submit_orders_by_market
+        makes for each market, in the markets' order.
+
+        Args:
+            markets (List[Market]): the simulation's markets.
+
+        Returns:
+            List[Order | Cancel]: the orders.
+        """
         return sum([self.submit_orders_by_market(market=market) for market in markets], [])
 
     def submit_orders_by_market(self, market: "Market") -> List:  # noqa: F821
-        """The orders for one market (none if it is not accessible)."""
+        """The agent's orders for one market (the engine's FCN rule).
+
+        Args:
+            market (Market): the market.
+
+        Returns:
+            List[Order | Cancel]: one limit order, or none when the market is
+            not accessible to the agent.
+        """
         return self._engine._base_submit_orders_by_market(market)
 
     def __repr__(self) -> str:

@@ -5,14 +5,32 @@ from .high_frequency_agent import HighFrequencyAgent
 
 
 class MarketMakerAgent(_BuiltinAgent, HighFrequencyAgent):
-    """PAMS's MarketMakerAgent."""
+    """A market maker (PAMS's ``pams.agents.MarketMakerAgent``), run by the
+    engine: a high-frequency agent that quotes a buy and a sell order around
+    a base price in its target market (get_base_price, else the target's
+    market price).
+
+    Config keys: ``targetMarket`` (a market's name), ``netInterestSpread``
+    (the spread between its quotes, as a rate of the target's fundamental
+    price),
+    ``orderTimeLength`` (the quotes' time to live; default 2) and
+    ``cashAmount``, ``assetVolume`` as every agent.
+    """
 
     _engine_base = "MarketMakerAgent"
     _engine_calls = ("get_base_price",)
 
     def get_base_price(self, markets):
-        """The mean of the highest best buy and the lowest best sell price of
-        the markets (None when either side is empty everywhere)."""
+        """The price the quotes are placed around: the mean of the highest
+        best buy price and the lowest best sell price over the markets.
+
+        Args:
+            markets (List[Market]): the markets to look at.
+
+        Returns:
+            float | None: the base price; None when either side is empty in
+            every market.
+        """
         return self._engine._get_base_price(markets)
 
 

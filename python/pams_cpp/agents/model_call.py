@@ -31,11 +31,20 @@ from typing import Tuple
 
 
 class ModelCall:
-    """One model call of an agent: ``model`` (any callable: a Keras model, a
-    torch module, a jax function, a numpy function) on ``inputs``, one row:
-    an array-like of shape (features,) or (1, features) (numpy, a list, a
-    TensorFlow, PyTorch or JAX tensor). Calls of one round with the same
-    model object (``is``) are made as one call on their stacked rows."""
+    """One model call an agent asks for (batched model calls: see the
+    module's doc). Calls of one round with the same model object (``is``)
+    are made as one call on their stacked rows, and each agent gets its
+    row of the output.
+
+    Args:
+        model (Callable): the model: a Keras model, a torch module, a JAX
+            function, a numpy function: anything callable on a batch.
+        inputs (array-like): one row, of shape (features,) or (1, features):
+            numpy, a list, or a TensorFlow, PyTorch or JAX tensor.
+
+    Raises:
+        TypeError: model is not callable.
+    """
 
     __slots__ = ("model", "inputs")
 
@@ -163,12 +172,24 @@ def _call(model: Any, batch: Any) -> Any:
 
 
 def run_batch(calls: Sequence[ModelCall], owners: Optional[Sequence[str]] = None) -> List[Any]:
-    """Each call's output row, in the order of calls: the calls grouped by
-    model object (in order of first appearance), each model called once on
-    its group's stacked rows (Keras models with training=False, torch
-    modules under torch.no_grad), its output split into rows (numpy).
-    owners, if given, names each call's agent for error messages (a note
-    naming the model and its agents is added to an error)."""
+    """Makes model calls in batches: the calls are grouped by model object
+    (in order of first appearance) and each model is called once on its
+    group's stacked rows (Keras models with training=False, torch modules
+    under torch.no_grad).
+
+    Args:
+        calls (Sequence[ModelCall]): the calls.
+        owners (Sequence[str] | None): each call's agent, named in a note
+            added to an error a model raises.
+
+    Returns:
+        List[Any]: each call's output row (numpy; a tuple of rows for a model
+        with several outputs), in the order of calls.
+
+    Raises:
+        Exception: what a model raises, with a note naming the model and
+            its agents.
+    """
     groups: Dict[int, Tuple[Any, List[int]]] = {}
     for i, call in enumerate(calls):
         group = groups.get(id(call.model))

@@ -22,9 +22,30 @@ _HOOK_TYPES = ("order", "cancel", "execution", "session", "market")
 
 
 class EventHook:
-    """When an event wants to be called: before or after orders, cancels,
-    executions (after only), sessions or markets' steps; at some steps only
-    (`time`), and, for market hooks, for one market or class of markets."""
+    """When an event wants to be called (PAMS's ``pams.events.EventHook``).
+
+    An event's ``hook_registration`` returns these: each names a moment
+    (before or after an order, a cancel, a session or a market's step; after
+    an execution) and, optionally, the steps and markets it applies to.
+
+    Args:
+        event (EventABC): the event to call.
+        hook_type (str): "order", "cancel", "execution", "session" or
+            "market" (a market's step).
+        is_before (bool): call the event before the moment (True) or after
+            it (False); an "execution" hook is after only.
+        time (List[int] | None): the steps at which the hook fires (None:
+            every step).
+        specific_class (Type[Market] | None): for a "market" hook, fire for
+            markets of this class only.
+        specific_instance (Market | None): for a "market" hook, fire for this
+            market only.
+
+    Raises:
+        ValueError: an unknown hook_type, an "execution" hook before, or
+            specific_class / specific_instance on a hook that is not a
+            "market" one or that are not a Market class / instance.
+    """
 
     def __init__(
         self,
@@ -67,7 +88,32 @@ class EventHook:
 
 
 class EventABC(ABC):
-    """An event (see the module's doc)."""
+    """The base of events written in Python (PAMS's ``pams.events.EventABC``).
+
+    An event changes the simulation at moments it chooses: subclass this,
+    implement ``hook_registration`` (and the ``hooked_*`` methods of the
+    moments it registers), and register the class with
+    ``runner.class_register(cls)`` so that configs may name it. The runner
+    builds each event of the config with these arguments, then calls
+    ``setup(settings)`` and ``hook_registration()`` once.
+
+    Args:
+        event_id (int): the event's id, unique in its simulator.
+        prng (random.Random): the event's own generator.
+        session (Session): the session the event belongs to.
+        simulator (Simulator): the simulator that runs it.
+        name (str): the event's name.
+
+    Raises:
+        TypeError: built by hand in a pams_cpp simulation with a prng that
+            is not a random.Random or a session that is not a pams_cpp
+            Session.
+
+    Note:
+        The engine calls only the ``hooked_*`` methods a hook registered;
+        a ``hooked_before_order`` may change the order it gets, and the
+        engine takes the change, as PAMS's runner does.
+    """
 
     # The engine's class this class's events are made of (subclasses of the
     # built-in events name theirs).
@@ -98,38 +144,98 @@ class EventABC(ABC):
         )
 
     def setup(self, settings: Dict[str, Any], *args, **kwargs) -> None:  # noqa: B027
-        """Reads the event's config keys."""
+        """Reads the event's config keys (called once, after construction).
+
+        Args:
+            settings (Dict[str, Any]): the event's object in the config.
+
+        Note:
+            The base reads nothing; subclasses read their keys here.
+        """
 
     @abstractmethod
     def hook_registration(self) -> List[EventHook]:
-        """When to call this event."""
+        """The moments at which the simulation calls this event.
+
+        Returns:
+            List[EventHook]: the hooks (one per moment); called once, after
+            setup.
+        """
 
     def hooked_before_order(self, simulator, order) -> None:  # noqa: B027
-        """Before an order is processed (it may be changed)."""
+        """Called before an order reaches its market (an "order" hook, before).
+
+        Args:
+            simulator (Simulator): the simulator.
+            order (Order): the order; changing it (price, volume, ...)
+                changes what the market gets.
+        """
 
     def hooked_after_order(self, simulator, order_log) -> None:  # noqa: B027
-        """After an order was accepted."""
+        """Called after a market accepted an order (an "order" hook, after).
+
+        Args:
+            simulator (Simulator): the simulator.
+            order_log (OrderLog): the record of the accepted order.
+        """
 
     def hooked_before_cancel(self, simulator, cancel) -> None:  # noqa: B027
-        """Before a cancel is processed."""
+        """Called before a cancel reaches its market (a "cancel" hook, before).
+
+        Args:
+            simulator (Simulator): the simulator.
+            cancel (Cancel): the cancel.
+        """
 
     def hooked_after_cancel(self, simulator, cancel_log) -> None:  # noqa: B027
-        """After a cancel was accepted."""
+        """Called after a market accepted a cancel (a "cancel" hook, after).
+
+        Args:
+            simulator (Simulator): the simulator.
+            cancel_log (CancelLog): the record of the cancel.
+        """
 
     def hooked_after_execution(self, simulator, execution_log) -> None:  # noqa: B027
-        """After two orders were executed."""
+        """Called after a buy and a sell order executed (an "execution" hook).
+
+        Args:
+            simulator (Simulator): the simulator.
+            execution_log (ExecutionLog): the record of the execution.
+        """
 
     def hooked_before_session(self, simulator, session) -> None:  # noqa: B027
-        """Before a session."""
+        """Called before a session's first step (a "session" hook, before).
+
+        Args:
+            simulator (Simulator): the simulator.
+            session (Session): the session about to start.
+        """
 
     def hooked_after_session(self, simulator, session) -> None:  # noqa: B027
-        """After a session."""
+        """Called after a session's last step (a "session" hook, after).
+
+        Args:
+            simulator (Simulator): the simulator.
+            session (Session): the session that ended.
+        """
 
     def hooked_before_step_for_market(self, simulator, market) -> None:  # noqa: B027
-        """Before a market's step."""
+        """Called at the start of a step, for each market (a "market" hook,
+        before).
+
+        Args:
+            simulator (Simulator): the simulator.
+            market (Market): the market whose step begins.
+        """
 
     def hooked_after_step_for_market(self, simulator, market) -> None:  # noqa: B027
-        """After a market's step."""
+        """Called at the end of a step, for each market (a "market" hook,
+        after).
+
+        Args:
+            simulator (Simulator): the simulator.
+            market (Market): the market whose step ended.
+        """
 
 
 def _build_engine_event(event: EventABC, event_id: int, prng, session, simulator,

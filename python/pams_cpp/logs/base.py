@@ -14,14 +14,25 @@ _feed_logger = _core._feed_logger
 
 
 class Log:
-    """A log."""
+    """The base of the logs: a record of something that happened in the
+    simulation, handed to the loggers (PAMS's ``pams.logs.base.Log``)."""
 
     def read_and_write(self, logger: "Logger") -> None:
-        """Hands the log to logger (PAMS's queued write)."""
+        """Hands the log to logger's queue (``logger.write``); the logger
+        processes it with the next simulation or session log, as PAMS's.
+
+        Args:
+            logger (Logger): the logger.
+        """
         logger.write(log=self)
 
     def read_and_write_with_direct_process(self, logger: "Logger") -> None:
-        """Hands the log to logger, processed at once."""
+        """Hands the log to logger to be processed at once
+        (``logger.write_and_direct_process``).
+
+        Args:
+            logger (Logger): the logger.
+        """
         logger.write_and_direct_process(log=self)
 
     def __repr__(self) -> str:
@@ -30,7 +41,20 @@ class Log:
 
 
 class OrderLog(Log):
-    """A market accepted an order."""
+    """A market accepted an order (PAMS's ``OrderLog``).
+
+    Args:
+        order_id (int): the id the market gave the order.
+        market_id (int): the market's id.
+        time (int): the step the order was placed at.
+        agent_id (int): the id of the agent that placed it.
+        is_buy (bool): whether it buys.
+        kind (OrderKind): LIMIT_ORDER or MARKET_ORDER.
+        volume (int): the order's volume (what was left of it, for a cancel
+            or an expiration).
+        price (float | None): the limit price (None: a market order).
+        ttl (int | None): the order's time to live in steps (None: none).
+    """
 
     def __init__(self, order_id: int, market_id: int, time: int, agent_id: int, is_buy: bool,
                  kind, volume: int, price: Optional[float] = None,
@@ -47,7 +71,21 @@ class OrderLog(Log):
 
 
 class CancelLog(Log):
-    """A market accepted a cancel."""
+    """A market accepted a cancel of an order (PAMS's ``CancelLog``).
+
+    Args:
+        order_id (int): the canceled order's id.
+        market_id (int): the market's id.
+        cancel_time (int): the step of the cancel.
+        order_time (int): the step the order was placed at.
+        agent_id (int): the id of the agent that placed it.
+        is_buy (bool): whether it bought.
+        kind (OrderKind): LIMIT_ORDER or MARKET_ORDER.
+        volume (int): the order's volume (what was left of it, for a cancel
+            or an expiration).
+        price (float | None): the limit price (None: a market order).
+        ttl (int | None): the order's time to live in steps (None: none).
+    """
 
     def __init__(self, order_id: int, market_id: int, cancel_time: int, order_time: int,
                  agent_id: int, is_buy: bool, kind, volume: int,
@@ -65,7 +103,22 @@ class CancelLog(Log):
 
 
 class ExpirationLog(Log):
-    """An order's ttl passed."""
+    """An order left its book because its time to live ran out (PAMS's
+    ``ExpirationLog``).
+
+    Args:
+        order_id (int | None): the expired order's id.
+        market_id (int): the market's id.
+        time (int): the step it expired at.
+        order_time (int | None): the step it was placed at.
+        agent_id (int): the id of the agent that placed it.
+        is_buy (bool): whether it bought.
+        kind (OrderKind): LIMIT_ORDER or MARKET_ORDER.
+        volume (int): the order's volume (what was left of it, for a cancel
+            or an expiration).
+        price (float | None): the limit price (None: a market order).
+        ttl (int | None): the order's time to live in steps (None: none).
+    """
 
     def __init__(self, order_id: Optional[int], market_id: int, time: int,
                  order_time: Optional[int], agent_id: int, is_buy: bool, kind, volume: int,
@@ -89,6 +142,18 @@ class ExecutionLog(Log):
     development branch) are what the market's transaction fee charged each
     side (negative: a rebate). Without a fee they are the class's 0.0, so
     that the log's own fields are PAMS 0.3.0's.
+
+    Args:
+        market_id (int): the market's id.
+        time (int): the step of the execution.
+        buy_agent_id (int): the buyer's agent id.
+        sell_agent_id (int): the seller's agent id.
+        buy_order_id (int): the buy order's id.
+        sell_order_id (int): the sell order's id.
+        price (float): the execution price.
+        volume (int): the executed volume.
+        buy_transaction_fee (float | None): the buyer's fee (None: 0.0).
+        sell_transaction_fee (float | None): the seller's fee (None: 0.0).
     """
 
     buy_transaction_fee: float = 0.0
@@ -113,21 +178,34 @@ class ExecutionLog(Log):
 
 
 class SimulationBeginLog(Log):
-    """The simulation begins."""
+    """The simulation begins (before the first session).
+
+    Args:
+        simulator (Simulator): the simulator.
+    """
 
     def __init__(self, simulator):
         self.simulator = simulator
 
 
 class SimulationEndLog(Log):
-    """The simulation ended."""
+    """The simulation ended (after the last session).
+
+    Args:
+        simulator (Simulator): the simulator.
+    """
 
     def __init__(self, simulator):
         self.simulator = simulator
 
 
 class SessionBeginLog(Log):
-    """A session begins."""
+    """A session begins (before its first step).
+
+    Args:
+        session (Session): the session.
+        simulator (Simulator): the simulator.
+    """
 
     def __init__(self, session, simulator):
         self.session = session
@@ -135,7 +213,12 @@ class SessionBeginLog(Log):
 
 
 class SessionEndLog(Log):
-    """A session ended."""
+    """A session ended (after its last step).
+
+    Args:
+        session (Session): the session.
+        simulator (Simulator): the simulator.
+    """
 
     def __init__(self, session, simulator):
         self.session = session
@@ -143,7 +226,13 @@ class SessionEndLog(Log):
 
 
 class MarketStepBeginLog(Log):
-    """A market's step begins."""
+    """A market's step begins (before the agents' orders).
+
+    Args:
+        session (Session): the current session.
+        market (Market): the market.
+        simulator (Simulator): the simulator.
+    """
 
     def __init__(self, session, market, simulator):
         self.session = session
@@ -152,7 +241,14 @@ class MarketStepBeginLog(Log):
 
 
 class MarketStepEndLog(Log):
-    """A market's step ended."""
+    """A market's step ended (its prices for the step are final): what
+    MarketStepSaver records.
+
+    Args:
+        session (Session): the current session.
+        market (Market): the market.
+        simulator (Simulator): the simulator.
+    """
 
     def __init__(self, session, market, simulator):
         self.session = session
@@ -188,19 +284,37 @@ class Logger:
         self.simulator = simulator
 
     def write(self, log: Log) -> None:
-        """Queues a log."""
+        """Queues a log, to be processed with the next simulation or session
+        log.
+
+        Args:
+            log (Log): the log.
+        """
         self.pending_logs.append(log)
 
     def bulk_write(self, logs: List[Log]) -> None:
-        """Queues logs."""
+        """Queues several logs, to be processed with the next simulation or
+        session log.
+
+        Args:
+            logs (List[Log]): the logs, in order.
+        """
         self.pending_logs.extend(logs)
 
     def write_and_direct_process(self, log: Log) -> None:
-        """Processes a log at once."""
+        """Processes a log at once (through ``process``).
+
+        Args:
+            log (Log): the log.
+        """
         self.process(logs=[log])
 
     def bulk_write_and_direct_process(self, logs: List[Log]) -> None:
-        """Processes logs at once."""
+        """Processes several logs at once (through ``process``).
+
+        Args:
+            logs (List[Log]): the logs, in order.
+        """
         self.process(logs=logs)
 
     def _process(self) -> None:
@@ -213,7 +327,14 @@ class Logger:
 
     def process(self, logs: List[Log]) -> None:
         """Hands each log to its process_*_log method (an engine logger's
-        to the engine)."""
+        to the engine).
+
+        Args:
+            logs (List[Log]): the logs, in order.
+
+        Raises:
+            NotImplementedError: a log of no known kind.
+        """
         if self._feeds_engine:
             engine = self._engine
             for log in logs:
@@ -228,34 +349,80 @@ class Logger:
             getattr(self, method)(log=log)
 
     def process_order_log(self, log: OrderLog) -> None:  # noqa: B027
-        """An order was accepted."""
+        """Override to record an order a market accepted (queued: it
+        arrives with the next simulation or session log).
+
+        Args:
+            log (OrderLog): the log.
+        """
 
     def process_cancel_log(self, log: CancelLog) -> None:  # noqa: B027
-        """A cancel was accepted."""
+        """Override to record a cancel a market accepted (queued).
+
+        Args:
+            log (CancelLog): the log.
+        """
 
     def process_expiration_log(self, log: ExpirationLog) -> None:  # noqa: B027
-        """An order expired."""
+        """Override to record an order whose time to live ran out (queued).
+
+        Args:
+            log (ExpirationLog): the log.
+        """
 
     def process_execution_log(self, log: ExecutionLog) -> None:  # noqa: B027
-        """Two orders were executed."""
+        """Override to record an execution of a buy and a sell order
+        (queued).
+
+        Args:
+            log (ExecutionLog): the log.
+        """
 
     def process_simulation_begin_log(self, log: SimulationBeginLog) -> None:  # noqa: B027
-        """The simulation begins."""
+        """Override to act when the simulation begins (before the first
+        session).
+
+        Args:
+            log (SimulationBeginLog): the log.
+        """
 
     def process_simulation_end_log(self, log: SimulationEndLog) -> None:  # noqa: B027
-        """The simulation ended."""
+        """Override to act when the simulation ended (after the last
+        session).
+
+        Args:
+            log (SimulationEndLog): the log.
+        """
 
     def process_session_begin_log(self, log: SessionBeginLog) -> None:  # noqa: B027
-        """A session begins."""
+        """Override to act when a session begins (before its first step).
+
+        Args:
+            log (SessionBeginLog): the log.
+        """
 
     def process_session_end_log(self, log: SessionEndLog) -> None:  # noqa: B027
-        """A session ended."""
+        """Override to act when a session ended (after its last step).
+
+        Args:
+            log (SessionEndLog): the log.
+        """
 
     def process_market_step_begin_log(self, log: MarketStepBeginLog) -> None:  # noqa: B027
-        """A market's step begins."""
+        """Override to act when a market's step begins (delivered at
+        once).
+
+        Args:
+            log (MarketStepBeginLog): the log.
+        """
 
     def process_market_step_end_log(self, log: MarketStepEndLog) -> None:  # noqa: B027
-        """A market's step ended."""
+        """Override to record a market's step (delivered at once, its
+        prices final): what MarketStepSaver does.
+
+        Args:
+            log (MarketStepEndLog): the log.
+        """
 
     def _after_run(self) -> None:
         """Called when a run ends."""

@@ -34,19 +34,64 @@ class _CsvLogger(Logger):
 
 
 class StepsCsvLogger(_CsvLogger):
-    """One row per market at the end of every step (``--steps-csv``)."""
+    """Writes one row per market at the end of every step, the file of
+    ``pams run --steps-csv`` (the same columns and bytes).
+
+    Args:
+        path (str | os.PathLike): the CSV file, created or truncated ("-":
+            the standard output).
+
+    Raises:
+        TypeError: path is not a path.
+        ConfigError: the file cannot be opened.
+
+    Note:
+        The logger runs in the engine (no Python call per log); a subclass
+        that overrides its methods is refused when a runner takes it:
+        subclass Logger to process logs in Python.
+    """
 
     _engine_class = _core.StepsCsvLogger
 
 
 class AgentsCsvLogger(_CsvLogger):
-    """Every agent's cash and asset volumes at the end (``--agents-csv``)."""
+    """Writes every agent's cash and asset volumes at the end of the run, the
+    file of ``pams run --agents-csv`` (the same columns and bytes).
+
+    Args:
+        path (str | os.PathLike): the CSV file, created or truncated ("-":
+            the standard output).
+
+    Raises:
+        TypeError: path is not a path.
+        ConfigError: the file cannot be opened.
+
+    Note:
+        The logger runs in the engine (no Python call per log); a subclass
+        that overrides its methods is refused when a runner takes it:
+        subclass Logger to process logs in Python.
+    """
 
     _engine_class = _core.AgentsCsvLogger
 
 
 class EventsCsvLogger(_CsvLogger):
-    """Every order, cancel, execution and expiration (``--events-csv``)."""
+    """Writes a row for every order, cancel, execution and expiration, the
+    file of ``pams run --events-csv`` (the same columns and bytes).
+
+    Args:
+        path (str | os.PathLike): the CSV file, created or truncated ("-":
+            the standard output).
+
+    Raises:
+        TypeError: path is not a path.
+        ConfigError: the file cannot be opened.
+
+    Note:
+        The logger runs in the engine (no Python call per log); a subclass
+        that overrides its methods is refused when a runner takes it:
+        subclass Logger to process logs in Python.
+    """
 
     _engine_class = _core.EventsCsvLogger
 

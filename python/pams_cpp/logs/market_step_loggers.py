@@ -22,8 +22,14 @@ _KEYS = ("session_id", "market_time", "market_id", "market_name", "market_price"
 
 
 class MarketStepPrintLogger(Logger):
-    """Prints "session_id time market_id market_name market_price
-    fundamental_price" for every market at the end of every step."""
+    """Prints a line per market at the end of every step (PAMS's
+    ``MarketStepPrintLogger``): "session_id time market_id market_name
+    market_price fundamental_price", through ``sys.stdout``.
+
+    Note:
+        It runs in the engine; a subclass overriding its methods is refused
+        when a runner takes it (subclass Logger instead).
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -32,7 +38,13 @@ class MarketStepPrintLogger(Logger):
     _feeds_engine = True
 
     def process(self, logs) -> None:
-        """Prints the market step end logs among logs."""
+        """Prints the lines of the market step end logs among logs (a
+        simulation driven by hand writes its logs here).
+
+        Args:
+            logs (List[Log]): the logs; others than MarketStepEndLog are
+                ignored.
+        """
         super().process(logs)
         _core._flush_logger(self._engine)
 
@@ -57,7 +69,15 @@ def _processes_own_way(cls) -> bool:
 
 
 class MarketStepSaver(Logger):
-    """Keeps, for every market and step, PAMS's dict of the market's values."""
+    """Keeps, for every market and step, PAMS's dict of the market's values
+    (PAMS's ``MarketStepSaver``): read them from ``market_step_logs``.
+
+    Each dict has PAMS's keys and types: ``session_id``, ``market_time``,
+    ``market_id``, ``market_name``, ``market_price``,
+    ``fundamental_price``. The engine records them (no Python call per
+    step) unless a subclass overrides how logs are processed, in which case
+    it runs as a Python logger, as PAMS's market_share notebook's does.
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -78,7 +98,8 @@ class MarketStepSaver(Logger):
 
     @property
     def market_step_logs(self) -> List[Dict]:
-        """The records so far, one dict per market and step."""
+        """List[Dict]: the records so far, one dict per market and step, in
+        the order they happened (settable, as PAMS's list)."""
         if len(self._logs) < len(self._engine):
             self._logs.extend(dict(zip(_KEYS, r)) for r in self._engine.records(len(self._logs)))
         return self._logs
@@ -88,8 +109,13 @@ class MarketStepSaver(Logger):
         self._logs = logs
 
     def process_market_step_end_log(self, log: MarketStepEndLog) -> None:
-        """Appends PAMS's dict of the market's values (a Python logger's
-        path; the engine's saver records them itself)."""
+        """Appends PAMS's dict of the market's values at this step to
+        market_step_logs (a subclass's path; the engine's saver records
+        them itself).
+
+        Args:
+            log (MarketStepEndLog): the log of the market's step.
+        """
         self._logs.append({
             "session_id": log.session.session_id,
             "market_time": log.market.get_time(),

@@ -19,8 +19,20 @@ from .base import overrides_logging
 
 
 class TableLogger(Logger):
-    """Keeps the steps, the agents at the end and, if ``events`` is true,
-    every order, cancel, execution and expiration."""
+    """Keeps a run's records as Tables, in the engine: the steps, the
+    agents at the end and, if asked for, every order, cancel, execution and
+    expiration (see the module's doc).
+
+    Args:
+        steps (bool): keep the steps table (one row per market and step).
+        agents (bool): keep the agents table (one row per agent at the end).
+        events (bool): keep the events table (a row per order, cancel,
+            execution and expiration: large).
+
+    Note:
+        It runs in the engine; a subclass overriding its methods is refused
+        when a runner takes it (subclass Logger instead).
+    """
 
     def __init__(self, steps: bool = True, agents: bool = True, events: bool = False) -> None:
         super().__init__()
@@ -37,12 +49,14 @@ class TableLogger(Logger):
 
     @property
     def steps(self) -> Optional[Table]:
-        """One row per market at the end of every step (None if not kept)."""
+        """Table | None: one row per market at the end of every step, the
+        columns of ``--steps-csv`` (None if not kept)."""
         return _table(self._engine.steps)
 
     @property
     def agents(self) -> Optional[Table]:
-        """One row per agent at the end of the run (None if not kept)."""
+        """Table | None: one row per agent at the end of the run, the columns
+        of ``--agents-csv`` (None if not kept)."""
         return _table(self._engine.agents)
 
     @property

@@ -1,4 +1,7 @@
-"""Helpers of PAMS's ``pams.utils``."""
+"""Helpers of PAMS's ``pams.utils``: JsonRandom (a config's random
+values), json_extends (a config extending another), find_class, and the
+stylized facts of PAMS's development branch (log_returns, excess_kurtosis,
+autocorrelation, hill_tail_index)."""
 from .class_finder import find_class
 from .json_extends import json_extends
 from .json_random import JsonRandom

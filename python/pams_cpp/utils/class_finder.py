@@ -9,10 +9,20 @@ _SPACES = ("pams_cpp", "pams_cpp.agents", "pams_cpp.events", "pams_cpp.logs", "p
 
 
 def find_class(name: str, optional_class_list: Optional[List[Type]] = None) -> Type:
-    """The class (or object) called `name` among pams_cpp's markets, agents, events,
-    loggers and utilities, or among `optional_class_list` (user classes:
-    runners take them through class_register). Raises AttributeError unless
-    exactly one class has the name."""
+    """Finds the class a config names (PAMS's ``find_class``).
+
+    Args:
+        name (str): the class's name, as in a config's "class".
+        optional_class_list (List[Type] | None): user classes to look among
+            too (runners take them through class_register).
+
+    Returns:
+        Type: the class (or object) called name among pams_cpp's markets,
+        agents, events, loggers and utilities, or among the user classes.
+
+    Raises:
+        AttributeError: no class or more than one has the name.
+    """
     found: List[Type] = []
     for space in _SPACES:
         module = importlib.import_module(space)

@@ -7,11 +7,22 @@ from typing import Optional
 
 def json_extends(whole_json: Dict, parent_name: str, target_json: Dict,
                  excludes_fields: Optional[List[str]] = None) -> Dict:
-    """`target_json` (the object at key `parent_name` of `whole_json`) with
-    the keys of the objects its "extends" names, recursively: its own keys
-    win over those it extends, those of nearer parents over farther ones,
-    and `excludes_fields` are not inherited. Raises ValueError for a
-    missing parent or a loop.
+    """Resolves a config object's ``"extends"`` chain (PAMS's
+    ``json_extends``): the object with the keys of the objects it extends,
+    recursively.
+
+    Args:
+        whole_json (Dict): the whole config.
+        parent_name (str): the key of target_json in whole_json.
+        target_json (Dict): the object to resolve.
+        excludes_fields (List[str] | None): keys that are not inherited.
+
+    Returns:
+        Dict: the resolved object: its own keys win over those it extends,
+        those of nearer parents over farther ones; no "extends" key.
+
+    Raises:
+        ValueError: a parent is missing, or the chain loops.
 
     >>> json_extends({"p": {"a": 1, "b": 1}}, "c", {"extends": "p", "b": 0})
     {'a': 1, 'b': 0}

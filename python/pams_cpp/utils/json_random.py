@@ -25,7 +25,12 @@ _FORMS = {
 
 
 class JsonRandom:
-    """Draws config values from prng."""
+    """Draws the random values of a config from a generator (PAMS's
+    ``pams.utils.JsonRandom``), as PAMS and the engine do.
+
+    Args:
+        prng (random.Random): the generator the values are drawn from.
+    """
 
     def __init__(self, prng: Random) -> None:
         self.prng: Random = prng
@@ -40,7 +45,20 @@ class JsonRandom:
         return lam * -math.log(self.prng.random())
 
     def random(self, json_value: JsonValue) -> float:
-        """A value drawn as json_value says (a number is returned as a float)."""
+        """Draws one value as a config value says.
+
+        Args:
+            json_value (JsonValue): a number (returned as a float), ``[min,
+                max]`` or ``{"uniform": [min, max]}``, ``{"const": [v]}``,
+                ``{"normal": [mu, sigma]}`` or ``{"expon": [lambda]}``.
+
+        Returns:
+            float: the value.
+
+        Raises:
+            ValueError: json_value is none of these forms (the message
+                names the form expected).
+        """
         if isinstance(json_value, list):
             if len(json_value) != 2:
                 raise ValueError(

@@ -37,14 +37,15 @@ def log_returns(prices: ArrayLike, interval: int = 1,
     steps from the first.
 
     Args:
-        prices: the price series (e.g. ``Market.get_market_prices()``), all > 0.
-        interval: the sampling interval in steps (>= 1).
-        drop_unchanged: leave out the zero returns (with interval 1: the
+        prices (ArrayLike): the price series (e.g.
+            ``Market.get_market_prices()``), all > 0.
+        interval (int): the sampling interval in steps (>= 1).
+        drop_unchanged (bool): leave out the zero returns (with interval 1: the
             returns between successive price changes, "event time").
 
     Returns:
-        The returns; ``max(len(prices) - 1, 0) // interval`` of them unless
-        drop_unchanged.
+        numpy.ndarray: the returns; ``max(len(prices) - 1, 0) // interval``
+        of them unless drop_unchanged.
 
     Raises:
         ValueError: interval < 1, or a price <= 0.
@@ -66,10 +67,10 @@ def excess_kurtosis(values: ArrayLike) -> float:
     (0 for a normal law, > 0 for fatter tails; scipy.stats.kurtosis's default).
 
     Args:
-        values: the series, e.g. log returns.
+        values (ArrayLike): the series, e.g. log returns.
 
     Returns:
-        The excess kurtosis.
+        float: the excess kurtosis.
 
     Raises:
         ValueError: values is empty or constant.
@@ -93,11 +94,12 @@ def autocorrelation(values: ArrayLike, lag: int) -> float:
     sum_{t < n - lag} (x_t - m)(x_{t+lag} - m) / sum_t (x_t - m)**2.
 
     Args:
-        values: the series, e.g. log returns or their absolute values.
-        lag: the lag, 1 <= lag < len(values).
+        values (ArrayLike): the series, e.g. log returns or their absolute
+            values.
+        lag (int): the lag, 1 <= lag < len(values).
 
     Returns:
-        The autocorrelation.
+        float: the autocorrelation.
 
     Raises:
         ValueError: lag is out of range, or values is constant.
@@ -121,11 +123,11 @@ def hill_tail_index(values: ArrayLike, tail_fraction: float = 0.05) -> float:
     P(|X| > x) ~ x**-alpha gives about alpha.
 
     Args:
-        values: the samples, e.g. log returns.
-        tail_fraction: the share of the samples taken as the tail, in (0, 1).
+        values (ArrayLike): the samples, e.g. log returns.
+        tail_fraction (float): the share of the samples taken as the tail, in (0, 1).
 
     Returns:
-        The tail index.
+        float: the tail index.
 
     Raises:
         ValueError: tail_fraction is out of range, k < 1, x_(k+1) is 0, or
