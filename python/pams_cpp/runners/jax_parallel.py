@@ -21,10 +21,14 @@ cannot be pickled: keep it at the top level of a module, not in an agent's
 fields). Agents draw their keys of ``jax.random`` from ``self.prng``.
 """
 import os
+import random
 from typing import Any
 from typing import Dict
 from typing import Optional
+from typing import Type
 
+from ..logs.base import Logger
+from ..simulator import Simulator
 from .agent_parallel import MultiProcessAgentParallelRunner
 from .agent_parallel import simulation_key_error
 
@@ -46,9 +50,15 @@ class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
 
     default_start_method: Optional[str] = "spawn"
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(
+        self,
+        settings: Any,
+        prng: Optional[random.Random] = None,
+        logger: Optional[Logger] = None,
+        simulator_class: Type[Simulator] = Simulator,
+    ) -> None:
         _import_jax()
-        super().__init__(*args, **kwargs)
+        super().__init__(settings, prng, logger, simulator_class)
         simulation = self.settings.get("simulation", {})
         self.jax_platforms: Optional[str] = simulation.get("jaxPlatforms")
         if "jaxPlatforms" in simulation and (not isinstance(self.jax_platforms, str)

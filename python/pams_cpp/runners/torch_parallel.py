@@ -22,9 +22,13 @@ per worker (the worker initializer), and agents draw their randomness from
 For SequentialRunner's numbers, run it after ``torch.set_num_threads(n)``
 with ``torchNumThreads`` n.
 """
+import random
 from typing import Any
 from typing import Optional
+from typing import Type
 
+from ..logs.base import Logger
+from ..simulator import Simulator
 from .agent_parallel import MultiProcessAgentParallelRunner
 from .agent_parallel import concurrent_workers
 from .agent_parallel import simulation_key_error
@@ -51,9 +55,15 @@ class TorchAgentParallelRunner(MultiProcessAgentParallelRunner):
     # (None: PyTorch's own).
     torch_sharing_strategy: Optional[str] = "file_system"
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(
+        self,
+        settings: Any,
+        prng: Optional[random.Random] = None,
+        logger: Optional[Logger] = None,
+        simulator_class: Type[Simulator] = Simulator,
+    ) -> None:
         torch = _import_torch()
-        super().__init__(*args, **kwargs)
+        super().__init__(settings, prng, logger, simulator_class)
         value = self.settings.get("simulation", {}).get("torchNumThreads")
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or value < 1):
