@@ -235,14 +235,29 @@ class ListsNumbers(pams_cpp.agents.FCNAgent):
 def test_a_bad_synced_attributes_is_refused_naming_the_class(cls, error, message, capsys):
     config = ci2002(agent_class=cls, startMethod="fork")
     runner = MultiProcessAgentParallelRunner(settings=config, prng=random.Random(1))
-    runner.class_register(cls)
+    # When the class is registered (a process runner: the others do not
+    # read it)...
     with pytest.raises(error, match=message):
-        runner.main()
-    if error is TypeError:  # PAMS's branch raises ValueError: that catches it too
-        runner = MultiProcessAgentParallelRunner(settings=config, prng=random.Random(1))
         runner.class_register(cls)
-        with pytest.raises(ValueError, match=message):
-            runner._setup()
+    # PAMS's branch raises ValueError: that catches the TypeError too.
+    with pytest.raises(ValueError, match=message):
+        runner.class_register(cls)
+    SequentialRunner(settings=config).class_register(cls)
+
+
+class ListsBadlyInSetup(pams_cpp.agents.FCNAgent):
+    def setup(self, settings, accessible_markets_ids, *args, **kwargs):
+        super().setup(settings, accessible_markets_ids, *args, **kwargs)
+        self.synced_attributes = ("calls", "__dict__")
+
+
+def test_a_bad_synced_attributes_set_in_setup_is_refused_when_the_runner_sets_up(capsys):
+    config = ci2002(agent_class=ListsBadlyInSetup, startMethod="fork")
+    runner = MultiProcessAgentParallelRunner(settings=config, prng=random.Random(1))
+    runner.class_register(ListsBadlyInSetup)
+    with pytest.raises(ValueError, match="ListsBadlyInSetup.synced_attributes must not list "
+                                         "'__dict__': it would be every attribute of the agent"):
+        runner.main()
 
 
 class Receiving(MultiProcessAgentParallelRunner):
@@ -475,8 +490,17 @@ def test_every_runner_shows_pamss_parameters():
             assert not kinds & {inspect.Parameter.VAR_POSITIONAL}, (cls, name)
 
 
+# The hooks a subclass of the parallel runners may override (documented as
+# public names are).
+HOOKS = ("_get_worker_initializer", "_get_worker_initargs", "_get_worker_environment",
+         "_prepare_worker_process", "_worker_state", "_main_process_can_run_tasks",
+         "_receive_synced_attributes_from_worker", "_split_agents_into_chunks",
+         "_create_executor", "_get_mp_context")
+
+
 def public_names():
-    """Every public class, method and function of pams_cpp.runners."""
+    """Every public class, method and function of pams_cpp.runners, and
+    the parallel runners' hooks."""
     import pams_cpp.runners as runners
     from pams_cpp.runners import agent_parallel, tensorflow_parallel
 
@@ -488,15 +512,36 @@ def public_names():
             found[f"{module.__name__}.{name}"] = getattr(module, name)
     for cls in public_runner_classes():
         for name, member in vars(cls).items():
-            if not name.startswith("_") and callable(member) or isinstance(member, staticmethod):
+            if (not name.startswith("_") or name in HOOKS) and (
+                    callable(member) or isinstance(member, staticmethod)):
                 found[f"{cls.__name__}.{name}"] = getattr(cls, name)
     return found
 
 
+def missing_sections(obj):
+    """The Google-style sections obj's docstring lacks: Args where it takes
+    arguments, Returns where it returns something, Raises for a runner."""
+    doc = inspect.getdoc(obj) or ""
+    # Its own: an override says what it does in its runner.
+    missing = [] if len(doc) >= 40 and obj.__doc__ is not None else ["a docstring"]
+    signature = inspect.signature(obj)
+    takes = [p for p in signature.parameters if p not in ("self", "cls")]
+    if takes and "Args:" not in doc:
+        missing.append("Args:")
+    if isinstance(obj, type):
+        if "Raises:" not in doc:
+            missing.append("Raises:")
+    elif signature.return_annotation not in (None, "None", inspect.Signature.empty) and \
+            "Returns:" not in doc and "NotImplementedError" not in doc:
+        missing.append("Returns:")
+    return missing
+
+
 def test_every_public_name_of_the_runners_is_documented():
-    undocumented = [name for name, obj in public_names().items()
-                    if len(inspect.getdoc(obj) or "") < 40]
-    assert not undocumented
+    names = public_names()
+    assert len(names) >= 35
+    lacking = {name: missing for name, obj in names.items() if (missing := missing_sections(obj))}
+    assert not lacking
 
 
 def test_the_tensorflow_runners_docstring_covers_what_the_seed_page_does():

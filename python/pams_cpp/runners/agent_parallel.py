@@ -36,9 +36,11 @@ work), "forkserver" forks workers from one such fresh process, "fork" forks
 the main process. The classes travel by value (cloudpickle), so classes
 defined in ``__main__`` or in a notebook reach the workers too. A task sends
 the agent's own fields and returns its orders and all its fields (so an
-agent may change its fields in ``submit_orders``); a class limits what
-travels with ``__getstate__``/``__setstate__``. Orders an agent keeps stay
-the main process's objects.
+agent may change its fields in ``submit_orders``), or only those its class
+lists in ``synced_attributes`` (PAMS's development branch: other changes
+made in a worker are lost, with a warning); a class limits what travels to
+the worker with ``__getstate__``/``__setstate__``. Orders an agent keeps
+stay the main process's objects.
 
 Worker processes are kept after a run for the process's later runners of
 the same worker set-up, as joblib's reusable executor keeps its workers: the
@@ -66,7 +68,12 @@ start (the import of the main module and of the agents' modules).
 A subclass may override ``_get_worker_initializer()`` and
 ``_get_worker_initargs()``: the initializer is called with the initargs once
 in each worker before its first task (in each thread of the thread runner),
-e.g. to load a model into a cache.
+e.g. to load a model into a cache; if it fails, the run fails with a
+RuntimeError naming it, caused by its error (the branch's rule). The
+branch's hooks that hand out the work (``_create_executor``,
+``_split_agents_into_chunks``, ``_get_mp_context``, ...) mean nothing to
+the engine, which owns its workers: overriding one is refused when the
+runner is made, with a message saying what to do instead.
 """
 import atexit
 import hashlib
@@ -579,6 +586,29 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
         from . import _task_state
 
         _task_state.set_synced_attributes(agent, attributes)
+
+    def class_register(self, cls: Type) -> None:
+        """Registers a class the config may name (see Runner.class_register);
+        an agent class's ``synced_attributes`` is checked here.
+
+        Args:
+            cls (type): the class.
+
+        Raises:
+            TypeError: `cls` is not a class, or its ``synced_attributes`` is
+                not None, a tuple or a list of str (also a ValueError, as on
+                PAMS's development branch), naming the class.
+            ValueError: its ``synced_attributes`` lists a name that cannot
+                be listed (``"simulator"``, ``"logger"``, ``"prng"``,
+                ``"_engine"``, ``"__dict__"``).
+            NotImplementedError: as Runner.class_register.
+        """
+        from ..agents.base import Agent
+        from . import _task_state
+
+        if isinstance(cls, type) and issubclass(cls, Agent):
+            _task_state.check_synced_attributes(cls, getattr(cls, "synced_attributes", None))
+        super().class_register(cls)
 
     def close(self) -> None:
         """Ends the worker processes kept for this runner's set-up (see the

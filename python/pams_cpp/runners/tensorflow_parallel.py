@@ -337,15 +337,32 @@ class TensorFlowAgentParallelRunner(MultiProcessAgentParallelRunner):
         super()._setup()
 
     def _prepare_worker_process(self) -> None:
+        """Configures the worker's TensorFlow from the config (see
+        configure_tensorflow), before the worker initializer."""
         configure_tensorflow(self.settings)
 
     def _get_worker_environment(self) -> Dict[str, str]:
+        """The base class's variables, and ``TF_CPP_MIN_LOG_LEVEL=1`` unless
+        this process's environment sets it (TensorFlow's start-up lines
+        then come once, from the main process).
+
+        Returns:
+            Dict[str, str]: the variables set in each worker.
+        """
         environment = dict(super()._get_worker_environment())
         if "TF_CPP_MIN_LOG_LEVEL" not in os.environ:
             environment.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
         return environment
 
     def _main_process_can_run_tasks(self) -> bool:
+        """Configures this process's TensorFlow as the workers' when it still
+        can (TensorFlow has not run here and the start method is not
+        "fork"), so that it runs rounds while the workers start.
+
+        Returns:
+            bool: whether this process runs with the workers' TensorFlow
+            thread counts (then it may run calls itself).
+        """
         if self.start_method == "fork":
             return False  # TensorFlow must not run here before workers fork
         threading = self._tf.config.threading
