@@ -97,6 +97,8 @@ class Agent(ABC):
             warning names it once per class and attribute), which is the
             branch's rule. ``()`` lists nothing: only the orders, the
             generator's state and the engine's part (cash, volumes) come back.
+            A change made in place to an unlisted object (appending to an
+            unlisted list) is lost too, without a warning.
 
     Note:
         The engine's part of an agent (``cash_amount``, ``asset_volumes``,
