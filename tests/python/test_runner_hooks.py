@@ -98,10 +98,15 @@ class Learner(pams_cpp.agents.FCNAgent):
 LEARNER_FIELDS = ("n_calls", "prices", "last_price", "bias", "weights")
 
 
-@pytest.mark.parametrize("start_method", START_METHODS)
-def test_listed_attributes_come_back_and_give_sequential_runners_results(start_method,
-                                                                        capsys):
-    config = ci2002(agent_class=Learner, startMethod=start_method)
+@pytest.mark.parametrize("start_method, num_parallel, max_normal_orders", [
+    ("fork", 2, 4), ("spawn", 2, 4), ("forkserver", 2, 4),
+    # One worker (then every call runs in it, none here), and more workers
+    # than CPUs with longer rounds.
+    ("fork", 1, 4), ("fork", 4, 8)])
+def test_listed_attributes_come_back_and_give_sequential_runners_results(
+        start_method, num_parallel, max_normal_orders, capsys):
+    config = ci2002(num_parallel, max_normal_orders, agent_class=Learner,
+                    startMethod=start_method)
     ours, runner = run(MultiProcessAgentParallelRunner, config, 7, [Learner], LEARNER_FIELDS)
     theirs, _ = run(SequentialRunner, config, 7, [Learner], LEARNER_FIELDS)
     assert ours == theirs
