@@ -397,8 +397,8 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
     Config keys read (in ``"simulation"``; bad values raise
     pams_cpp.ConfigError naming the key):
 
-    * ``numParallel``: worker processes, an int in 1..4096 (default: CPUs
-      - 1, at least 1); at most min(numParallel, the largest
+    * ``numParallel``: worker processes, an int in 1..4096 (default: the
+      CPUs less one, at least 1); at most min(numParallel, the largest
       ``maxNormalOrders``) calls run at once.
     * ``startMethod``: ``"spawn"``, ``"forkserver"`` or ``"fork"``
       (default: ``default_start_method``).

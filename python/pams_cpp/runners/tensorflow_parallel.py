@@ -173,8 +173,8 @@ class TensorFlowAgentParallelRunner(MultiProcessAgentParallelRunner):
     Config keys read (in ``"simulation"``; a bad value raises
     pams_cpp.ConfigError naming the key):
 
-    * ``numParallel``: worker processes, an int in 1..4096 (default: CPUs
-      - 1, at least 1). At most min(numParallel, the largest
+    * ``numParallel``: worker processes, an int in 1..4096 (default: the
+      CPUs less one, at least 1). At most min(numParallel, the largest
       ``maxNormalOrders`` of the sessions) calls run at once: with
       ``maxNormalOrders`` 1 nothing runs in parallel (a warning says so).
     * ``tensorflowIntraOpThreads``: threads of one TensorFlow operation in
