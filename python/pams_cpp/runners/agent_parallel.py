@@ -678,7 +678,10 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
         if not classes:
             return False
         lists = False
-        for agent in self.simulator.agents:
+        # The engine's agents, whose Python objects only Python classes have
+        # (no Python face is made for the built-in agents).
+        for engine_agent in self.simulator._core.agents:
+            agent = engine_agent.python_object
             if isinstance(agent, classes) and _task_state.synced_names(agent) is not None:
                 lists = True
         return lists
