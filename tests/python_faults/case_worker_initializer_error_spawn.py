@@ -1,7 +1,8 @@
-"""A worker initializer that fails in a spawned worker: its own error
-(here an ImportError), not a generic one.
+"""A worker initializer that fails in a spawned worker: a RuntimeError
+naming the initializer and its own error (here an ImportError), as on
+PAMS's development branch, the worker's traceback of that error its cause.
 
-Expect: ModuleNotFoundError: No module named 'no_such_model_library'
+Expect: RuntimeError: load_model() raised ModuleNotFoundError: No module named 'no_such_model_library'
 """
 import faultcase
 import pams_cpp

@@ -22,6 +22,7 @@ from typing import Dict
 from typing import Iterator
 from typing import List
 from typing import Optional
+from typing import Tuple
 from typing import Union
 
 from ..logs.base import CancelLog
@@ -80,11 +81,46 @@ class _AssetVolumes(MutableMapping):
 
 
 class Agent(ABC):
-    """A trader. Subclasses define submit_orders (see the module's doc)."""
+    """A trader. Subclasses define submit_orders (see the module's doc).
+
+    Attributes:
+        synced_attributes (Optional[Union[Tuple[str, ...], List[str]]]): the
+            names of the attributes that come back from a worker process of
+            ``MultiProcessAgentParallelRunner`` (and its TensorFlow, PyTorch
+            and JAX siblings) after a call of ``submit_orders`` there (PAMS's
+            development branch). None (the default): every attribute of the
+            agent comes back, as if the call had run in the main process.
+            A tuple or list of names (a class attribute, or an instance's own
+            value set in ``setup``): only these come back; an attribute the
+            call assigned, added or deleted that is not listed keeps its old
+            value in the main process (the worker's change is lost, and a
+            warning names it once per class and attribute), which is the
+            branch's rule. ``()`` lists nothing: only the orders, the
+            generator's state and the engine's part (cash, volumes) come back.
+            A change made in place to an unlisted object (appending to an
+            unlisted list) is lost too, without a warning.
+
+    Note:
+        The engine's part of an agent (``cash_amount``, ``asset_volumes``,
+        the generator ``prng``) always comes back, listed or not;
+        ``"agent_id"`` and ``"name"`` may be listed and are the same in
+        every process. ``"simulator"``, ``"logger"``, ``"prng"``,
+        ``"_engine"`` and ``"__dict__"`` cannot be listed (ValueError). A
+        value that is not a tuple or list of str raises TypeError. Only the
+        process runners read it: ``SequentialRunner`` and
+        ``MultiThreadAgentParallelRunner`` call the agents themselves, and
+        every change stays. On PAMS's branch an agent that sets nothing
+        loses every change made in a worker; here it keeps them (the
+        default None), so code written for the branch gives at least the
+        branch's state.
+    """
 
     # The engine class that runs this class's agents (each built-in class
     # names its own).
     _engine_base = "Agent"
+    # What comes back from a worker process (see the class's doc); None:
+    # every attribute.
+    synced_attributes: Optional[Union[Tuple[str, ...], List[str]]] = None
     # The engine agent (set by the runner before __init__).
     _engine: Any = _Detached()
 

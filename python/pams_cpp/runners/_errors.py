@@ -31,12 +31,46 @@ class RemoteTraceback(Exception):
         return self.text
 
 
+# How traceback words the link from an exception to the one before it.
+_CAUSE = "\nThe above exception was the direct cause of the following exception:\n\n"
+_CONTEXT = "\nDuring handling of the above exception, another exception occurred:\n\n"
+
+
+def _frames(error: BaseException) -> List[Tuple[str, int, str, Optional[str]]]:
+    return [(frame.filename, frame.lineno or 0, frame.name, frame.line)
+            for frame in traceback.extract_tb(error.__traceback__)]
+
+
+def _chain(error: BaseException) -> List[Dict[str, Any]]:
+    """The exceptions before `error` (its __cause__, or its __context__
+    unless suppressed), innermost first, each with its frames, its summary
+    and how it leads to the next: the worker's traceback as Python prints
+    it."""
+    links: List[Dict[str, Any]] = []
+    seen = {id(error)}
+    current = error
+    while len(links) < 16:
+        if current.__cause__ is not None:
+            before, link = current.__cause__, _CAUSE
+        elif current.__context__ is not None and not current.__suppress_context__:
+            before, link = current.__context__, _CONTEXT
+        else:
+            break
+        if id(before) in seen:
+            break
+        seen.add(id(before))
+        links.append({"frames": _frames(before),
+                      "summary": traceback.format_exception_only(type(before), before),
+                      "link": link})
+        current = before
+    links.reverse()
+    return links
+
+
 def dumps(error: BaseException) -> bytes:
-    """The worker's side: error, its traceback's frames and a description
-    that holds even when the error itself cannot travel."""
-    frames: List[Tuple[str, int, str, Optional[str]]] = []
-    for frame in traceback.extract_tb(error.__traceback__):
-        frames.append((frame.filename, frame.lineno or 0, frame.name, frame.line))
+    """The worker's side: error, its traceback's frames (and those of the
+    exceptions that led to it) and a description that holds even when the
+    error itself cannot travel."""
     try:
         import cloudpickle
 
@@ -47,9 +81,17 @@ def dumps(error: BaseException) -> bytes:
         "error": pickled,
         "type": f"{type(error).__module__}.{type(error).__qualname__}",
         "summary": traceback.format_exception_only(type(error), error),
-        "frames": frames,
+        "frames": _frames(error),
+        "chain": _chain(error),
     }
     return pickle.dumps(info)
+
+
+def _format(frames: List[Tuple[str, int, str, Optional[str]]], summary: List[str]) -> List[str]:
+    stack = traceback.StackSummary.from_list(
+        [traceback.FrameSummary(filename, lineno, name, line=_source_line(filename, lineno, line))
+         for filename, lineno, name, line in frames])
+    return ["Traceback (most recent call last):\n", *stack.format(), *summary]
 
 
 def loads(payload: bytes, message: str) -> BaseException:
@@ -71,12 +113,12 @@ def loads(payload: bytes, message: str) -> BaseException:
         error = _core.SimulationError(
             f"{message} (a {info['type']} that could not be rebuilt in the main process: "
             f"{why})")
-    summary = traceback.StackSummary.from_list(
-        [traceback.FrameSummary(filename, lineno, name, line=_source_line(filename, lineno, line))
-         for filename, lineno, name, line in info["frames"]])
-    text = "".join(["Traceback (most recent call last):\n", *summary.format(),
-                    *info["summary"]])
-    error.__cause__ = RemoteTraceback(f'\n"""\n{text}"""')
+    parts: List[str] = []
+    for link in info.get("chain", []):
+        parts += _format(link["frames"], link["summary"])
+        parts.append(link["link"])
+    parts += _format(info["frames"], info["summary"])
+    error.__cause__ = RemoteTraceback(f'\n"""\n{"".join(parts)}"""')
     return error
 
 

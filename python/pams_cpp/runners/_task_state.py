@@ -3,27 +3,77 @@ of MultiProcessAgentParallelRunner, besides the engine's part (cash,
 volumes, the generator): the agent's own fields, pickled.
 
 To a worker: the fields (``__dict__`` without the engine's, or what the
-class's ``__getstate__`` gives, which lets a class limit what travels).
-From a worker: the fields and the Order and Cancel objects its
-``submit_orders`` returned, in one pickle, so that the orders the agent
-keeps and those the main process's market updates stay the same objects.
-Orders already in a book travel by id and come back as the main process's
-own objects.
+class's ``__getstate__`` gives, which lets a class limit what travels) and
+the names the agent lists in ``synced_attributes`` (read here, in the main
+process, as PAMS's development branch reads them).
+From a worker: the Order and Cancel objects its ``submit_orders``
+returned and the fields, in one pickle, so that the orders the agent keeps
+and those the main process's market updates stay the same objects: every
+field when the agent lists no ``synced_attributes`` (None), else only the
+listed ones, with the names of the fields the call changed but did not
+list (their changes are lost; the main process warns once per class and
+name). Orders already in a book travel by id and come back as the main
+process's own objects.
 """
 import contextvars
 import copyreg
 import io
 import pickle
+import warnings
 from typing import Any
 from typing import Callable
+from typing import Dict
 from typing import List
 from typing import Optional
+from typing import Set
 from typing import Tuple
 
 from ..order import Order
 
 # The fields the engine gives every agent (the same objects in each process).
 _ENGINE_FIELDS = frozenset({"_engine", "prng", "simulator", "logger", "agent_id", "name"})
+
+
+# Names an agent cannot list in synced_attributes: the runner and the engine
+# manage them, and "__dict__" would be every field.
+UNSYNCABLE = ("simulator", "logger", "prng", "_engine", "__dict__")
+
+# The first words of the warning about changes that did not come back (the
+# branch's, so that filters written for it match).
+UNSYNCED_CHANGES_WARNING = "Changes to attributes not listed in synced_attributes are lost"
+
+
+class SyncedAttributesError(TypeError, ValueError):
+    """A synced_attributes that is not a tuple or list of str: a TypeError,
+    and a ValueError as PAMS's development branch raises for it."""
+
+
+def check_synced_attributes(cls: type, value: Any) -> Optional[Tuple[str, ...]]:
+    """The names `value` (an agent's synced_attributes, its class `cls`)
+    lists, or None (every field travels).
+
+    Raises:
+        SyncedAttributesError: not None, a tuple or a list of str.
+        ValueError: a name of UNSYNCABLE.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, (tuple, list)) or not all(isinstance(n, str) for n in value):
+        raise SyncedAttributesError(
+            f"{cls.__name__}.synced_attributes must be None (every attribute comes back from "
+            f"a worker process) or a tuple or list of attribute names (str), got {value!r}")
+    for name in value:
+        if name in UNSYNCABLE:
+            why = ("it would be every attribute of the agent" if name == "__dict__" else
+                   "the runner gives every process its own")
+            raise ValueError(f"{cls.__name__}.synced_attributes must not list {name!r}: {why}")
+    return tuple(value)
+
+
+def synced_names(agent: Any) -> Optional[Tuple[str, ...]]:
+    """What agent lists in synced_attributes, checked (see
+    check_synced_attributes)."""
+    return check_synced_attributes(type(agent), getattr(agent, "synced_attributes", None))
 
 
 def _own_state(agent: Any) -> Tuple[str, Any]:
@@ -73,11 +123,82 @@ _BY_ID = copyreg.dispatch_table.copy()
 _BY_ID[Order] = _reduce_order
 
 
+# In a worker, for each agent whose task is running: the names it lists and
+# its fields as the task began (to find what the call changed but does not
+# list), by id(agent), from loads to dumps.
+_task_names: Dict[int, Tuple[Tuple[str, ...], Dict[str, Any]]] = {}
+
+# In the main process: the (class, name) pairs warned about, for this run
+# (see reset_warnings).
+_warned: Set[Tuple[type, str]] = set()
+
+# In the main process, while a runner runs: its
+# _receive_synced_attributes_from_worker (see receiving).
+_receiver: contextvars.ContextVar[Optional[Callable[[Any, Dict[str, Any]], None]]] = (
+    contextvars.ContextVar("pams_cpp_synced_receiver", default=None))
+
+
+def reset_warnings() -> None:
+    """Forgets the pairs warned about (a new run warns again)."""
+    _warned.clear()
+
+
+class receiving:
+    """While in effect, listed attributes that come back from workers are
+    given to `receive(agent, attributes)` (a runner's
+    _receive_synced_attributes_from_worker) instead of set directly."""
+
+    def __init__(self, receive: Callable[[Any, Dict[str, Any]], None]) -> None:
+        self._receive = receive
+
+    def __enter__(self) -> "receiving":
+        self._token = _receiver.set(self._receive)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _receiver.reset(self._token)
+
+
+def set_synced_attributes(agent: Any, attributes: Dict[str, Any]) -> None:
+    """Sets each name agent lists to its value in `attributes`, and deletes
+    the listed names `attributes` lacks (the call deleted them; one only
+    the class has stays)."""
+    for name in synced_names(agent) or ():
+        if name in _ENGINE_FIELDS:
+            continue  # the same in every process
+        if name in attributes:
+            setattr(agent, name, attributes[name])
+            continue
+        try:
+            delattr(agent, name)
+        except AttributeError:
+            pass
+
+
+def _unsynced_changes(before: Dict[str, Any], after: Dict[str, Any],
+                      names: Tuple[str, ...]) -> Tuple[str, ...]:
+    """The fields assigned (another object), added or deleted between
+    `before` and `after` that `names` does not list, sorted."""
+    changed = [k for k, v in after.items() if k not in before or before[k] is not v]
+    changed += [k for k in before if k not in after]
+    return tuple(sorted(k for k in changed
+                        if k not in names and k not in _ENGINE_FIELDS))
+
+
 def dumps(agent: Any, actions: List[Any], in_worker: bool) -> bytes:
-    """The agent's fields and, from a worker, its actions."""
-    state = (list(actions), _own_state(agent))
+    """The agent's fields and, from a worker, its actions (see the module's
+    doc)."""
     if not in_worker:
+        state = (list(actions), _own_state(agent), synced_names(agent))
         return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    task = _task_names.pop(id(agent), None)
+    if task is None:
+        state = (list(actions), _own_state(agent))
+    else:
+        names, before = task
+        fields = vars(agent)
+        listed = {n: fields[n] for n in names if n in fields and n not in _ENGINE_FIELDS}
+        state = (list(actions), ("synced", listed, _unsynced_changes(before, fields, names)))
     out = io.BytesIO()
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = _BY_ID
@@ -86,12 +207,46 @@ def dumps(agent: Any, actions: List[Any], in_worker: bool) -> bytes:
 
 
 def loads(agent: Any, blob: bytes, find_order: Callable[[int, int], Any]) -> List[Any]:
-    """Sets the agent's fields from `blob`; returns the actions that came
-    with them."""
+    """Sets the agent's fields from `blob` (all of them, or in the main
+    process only the listed ones); returns the actions that came with
+    them."""
     token = _find_order.set(find_order)
     try:
-        actions, state = pickle.loads(blob)
+        loaded = pickle.loads(blob)
     finally:
         _find_order.reset(token)
+    actions, state = loaded[0], loaded[1]
+    if len(loaded) > 2:  # in a worker: the main process's fields and names
+        _set_own_state(agent, state)
+        names = loaded[2]
+        if names is None:
+            _task_names.pop(id(agent), None)
+        else:
+            _task_names[id(agent)] = (names, dict(vars(agent)))
+        return actions
+    if state[0] == "synced":
+        _, listed, unsynced = state
+        if unsynced:
+            _warn_unsynced(agent, unsynced)
+        receive = _receiver.get()
+        if receive is not None:
+            receive(agent, listed)
+        else:
+            set_synced_attributes(agent, listed)
+        return actions
     _set_own_state(agent, state)
     return actions
+
+
+def _warn_unsynced(agent: Any, names: Tuple[str, ...]) -> None:
+    cls = type(agent)
+    new = [n for n in names if (cls, n) not in _warned]
+    if not new:
+        return
+    _warned.update((cls, n) for n in new)
+    warnings.warn(
+        f"{UNSYNCED_CHANGES_WARNING}: {cls.__name__} assigned or deleted "
+        f"{', '.join(repr(n) for n in new)} in submit_orders in a worker process, which "
+        f"{cls.__name__}.synced_attributes does not list, so the main process keeps the old "
+        f"values: list them in {cls.__name__}.synced_attributes to keep the changes",
+        UserWarning, stacklevel=2)

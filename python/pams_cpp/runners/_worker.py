@@ -192,6 +192,12 @@ def _build(init: Dict[str, Any]) -> Any:
         runner._prepare_worker_process()
         initializer = runner._get_worker_initializer()
         if initializer is not None:
-            initializer(*runner._get_worker_initargs())
+            # A failure ends this worker (it serves no task): the run fails
+            # with a RuntimeError naming the initializer, caused by its
+            # exception (PAMS's development branch's rule).
+            from .agent_parallel import run_initializer
+
+            run_initializer(initializer, tuple(runner._get_worker_initargs()),
+                            f"worker process {os.getpid()}")
     _replica.append(runner)
     return runner

@@ -29,7 +29,41 @@ from ..simulator import check_simulator_class
 
 
 class Runner:
-    """The base of the runners; see SequentialRunner."""
+    """The base of the runners (PAMS's ``pams.runners.Runner``): builds a
+    simulation from a config on the C++ engine, and runs it with ``main()``.
+
+    Use SequentialRunner (or a parallel runner); this class holds what they
+    share: the config, the generator, the logger, the simulator and the
+    classes registered for the config to name.
+
+    Args:
+        settings: the config: a dict, a path (str or os.PathLike) of a JSON
+            file (relative paths inside it are taken from its directory), or
+            an open file.
+        prng (random.Random, Optional): the runner's generator (a fresh
+            ``random.Random()`` when None). The engine starts from its state
+            and advances it as PAMS's runner does, so a seed means what it
+            means in PAMS; a ``random.SystemRandom`` gives a random run.
+        logger (Logger, Optional): a logger (MarketStepSaver,
+            MarketStepPrintLogger, the CSV loggers, or a Python subclass of
+            Logger).
+        simulator_class: the class of ``self.simulator``: Simulator or a
+            subclass (one that overrides a method the engine's loop runs is
+            refused, naming it).
+
+    Raises:
+        TypeError: a settings, prng, logger or simulator_class of the wrong
+            kind (named).
+        pams_cpp.ConfigError: a config that does not parse or is wrong,
+            naming the key.
+        NotImplementedError: a subclass that defines a step of PAMS's
+            SequentialRunner that the engine runs in C++.
+
+    Note:
+        A runner sets up and runs once (a second ``main()`` raises: make a
+        new runner). Unlike PAMS, the config is checked when the runner is
+        made and when it is set up, every bad key named.
+    """
 
     # The engine's runner class this Python class drives.
     _engine_class = "SequentialRunner"
@@ -146,14 +180,38 @@ class Runner:
 
     @staticmethod
     def judge_hft_or_not(agent: Any) -> bool:
-        """Whether the agent is a HighFrequencyAgent (PAMS's)."""
+        """Whether an agent is a high-frequency agent (PAMS's helper).
+
+        Args:
+            agent (Agent): the agent.
+
+        Returns:
+            bool: whether it is a HighFrequencyAgent (or a subclass's).
+        """
         from ..agents.high_frequency_agent import HighFrequencyAgent
 
         return isinstance(agent, HighFrequencyAgent)
 
     def class_register(self, cls: Type) -> None:
-        """Registers a class that configs may name by its __name__ (PAMS's
-        class_register). REQUIRES: before main()."""
+        """Registers a class that the config may name by its ``__name__``
+        (PAMS's ``class_register``). Call it before ``main()``.
+
+        Python subclasses of Agent (or of a built-in agent), Market, an event
+        and TransactionFee run in the engine, which calls only the methods
+        they override; other classes are kept, as PAMS keeps them.
+        Registering a class twice does nothing.
+
+        Args:
+            cls (type): the class.
+
+        Raises:
+            TypeError: `cls` is not a class.
+            NotImplementedError: the class overrides a method the engine
+                calls from its own C++ code (named, with what to override
+                instead).
+            ValueError: an agent class's ``synced_attributes`` names what
+                cannot be listed (the process runners check it).
+        """
         from ..agents.base import Agent
         from ..events.base import EventABC
         from ..transaction_fees import TransactionFee

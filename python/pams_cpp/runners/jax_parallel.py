@@ -21,10 +21,14 @@ cannot be pickled: keep it at the top level of a module, not in an agent's
 fields). Agents draw their keys of ``jax.random`` from ``self.prng``.
 """
 import os
+import random
 from typing import Any
 from typing import Dict
 from typing import Optional
+from typing import Type
 
+from ..logs.base import Logger
+from ..simulator import Simulator
 from .agent_parallel import MultiProcessAgentParallelRunner
 from .agent_parallel import simulation_key_error
 
@@ -41,14 +45,63 @@ def _import_jax() -> Any:
 
 
 class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
-    """MultiProcessAgentParallelRunner for agents that use JAX (see the
-    module's doc)."""
+    """A MultiProcessAgentParallelRunner whose worker processes are prepared
+    for agents that call JAX (e.g. Flax models) in ``submit_orders`` (PAMS's
+    development branch's runner of this name).
+
+    Creating it imports JAX (``import pams_cpp`` does not); without it, an
+    ImportError says how to install it. Workers start by ``"spawn"`` by
+    default (JAX's threads make ``fork`` unsafe once it ran). Each worker
+    gets JAX's settings as environment variables before it imports
+    anything.
+
+    Config keys read (in ``"simulation"``): MultiProcessAgentParallelRunner's
+    (``numParallel``, ``startMethod``, ``workerTimeout``,
+    ``workerCpuAffinity``, ``workerStartTimeout``, ``workerIdleTimeout``,
+    ``runRoundsWhileWorkersStart``, ``workerNice``, ``batchModelCalls``),
+    and:
+
+    * ``jaxPlatforms``: a non-empty str, e.g. ``"cpu"`` (``JAX_PLATFORMS``;
+      default: the environment's).
+    * ``jaxPreallocate``: bool (``XLA_PYTHON_CLIENT_PREALLOCATE``; default
+      false, so that workers can share a GPU).
+    * ``jaxMemoryFraction``: a number in (0, 1]
+      (``XLA_PYTHON_CLIENT_MEM_FRACTION``; default: JAX's).
+
+    Args:
+        settings: the config: a dict, a path (str or os.PathLike) of a JSON
+            file, or an open file.
+        prng (random.Random, Optional): the runner's generator (a fresh
+            ``random.Random()`` when None).
+        logger (Logger, Optional): a logger.
+        simulator_class: the class of ``self.simulator`` (Simulator or a
+            subclass).
+
+    Raises:
+        ImportError: JAX cannot be imported.
+        pams_cpp.ConfigError: a bad JAX key or another bad key, naming it.
+
+    Note:
+        Results are SequentialRunner's when agents draw their
+        ``jax.random`` keys from ``self.prng`` and keep jitted functions at
+        the top level of a module (they cannot be pickled; each worker
+        compiles them once). The main process runs calls itself only when
+        ``jaxPlatforms`` is unset or is its own ``JAX_PLATFORMS``.
+        ``_get_worker_environment()`` may add variables (e.g.
+        ``XLA_FLAGS``). ``tests/python_jax`` checks it.
+    """
 
     default_start_method: Optional[str] = "spawn"
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(
+        self,
+        settings: Any,
+        prng: Optional[random.Random] = None,
+        logger: Optional[Logger] = None,
+        simulator_class: Type[Simulator] = Simulator,
+    ) -> None:
         _import_jax()
-        super().__init__(*args, **kwargs)
+        super().__init__(settings, prng, logger, simulator_class)
         simulation = self.settings.get("simulation", {})
         self.jax_platforms: Optional[str] = simulation.get("jaxPlatforms")
         if "jaxPlatforms" in simulation and (not isinstance(self.jax_platforms, str)
@@ -68,10 +121,25 @@ class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
             None if fraction is None else float(fraction))
 
     def _main_process_can_run_tasks(self) -> bool:
+        """Whether this process runs JAX on the workers' platform (then it
+        may run calls itself).
+
+        Returns:
+            bool: True when ``jaxPlatforms`` is unset or is this process's
+            ``JAX_PLATFORMS``.
+        """
         # Workers on another platform (jaxPlatforms) may give other numbers.
         return self.jax_platforms is None or os.environ.get("JAX_PLATFORMS") == self.jax_platforms
 
     def _get_worker_environment(self) -> Dict[str, str]:
+        """JAX's settings from the config, as the environment variables JAX
+        reads when it is imported (see the class's doc); a subclass may add
+        others (e.g. ``XLA_FLAGS``).
+
+        Returns:
+            Dict[str, str]: the variables set in each worker before it
+            imports anything.
+        """
         environment: Dict[str, str] = {}
         if self.jax_platforms is not None:
             environment["JAX_PLATFORMS"] = self.jax_platforms
@@ -84,6 +152,9 @@ class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
         return environment
 
     def _prepare_worker_process(self) -> None:
+        """Makes JAX use ``jaxPlatforms`` even if the main module imported
+        JAX before the environment was set, before the worker
+        initializer."""
         if "XLA_PYTHON_CLIENT_MEM_FRACTION" in os.environ:
             # JAX refuses both names; the old one is what every version reads.
             os.environ.pop("XLA_CLIENT_MEM_FRACTION", None)

@@ -38,11 +38,15 @@ out of their fields: a module-level ``functools.lru_cache`` function loads
 a model once per process (see docs/python.md).
 """
 import os
+import random
 from typing import Any
 from typing import Dict
 from typing import Optional
+from typing import Type
 
 from .. import _core
+from ..logs.base import Logger
+from ..simulator import Simulator
 from .agent_parallel import MultiProcessAgentParallelRunner
 from .agent_parallel import concurrent_workers
 from .agent_parallel import simulation_key_error
@@ -60,9 +64,24 @@ def _import_tensorflow():
 
 
 def tensorflow_options(config: Dict[str, Any]) -> Dict[str, Any]:
-    """The TensorFlow settings of a config's workers: intra_op_threads,
-    inter_op_threads, gpu_memory_growth (with the defaults above). Raises
-    pams_cpp.ConfigError naming a bad key."""
+    """The TensorFlow settings a config gives TensorFlowAgentParallelRunner's
+    workers.
+
+    Args:
+        config (Dict[str, Any]): the config (its ``"simulation"`` keys
+            ``tensorflowIntraOpThreads``, ``tensorflowInterOpThreads``,
+            ``tensorflowGpuMemoryGrowth``, ``numParallel`` and the sessions'
+            ``maxNormalOrders`` are read).
+
+    Returns:
+        Dict[str, Any]: ``intra_op_threads`` (default: CPUs // min(numParallel,
+        the largest maxNormalOrders), at least 1), ``inter_op_threads``
+        (default 1) and ``gpu_memory_growth`` (default True).
+
+    Raises:
+        pams_cpp.ConfigError: a bad value, naming its key (thread counts
+            are ints in 1..4096, memory growth a bool).
+    """
     simulation = config.get("simulation", {}) if isinstance(config, dict) else {}
 
     def count(key: str, default: int) -> int:
@@ -83,10 +102,26 @@ def tensorflow_options(config: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def configure_tensorflow(config: Any) -> Dict[str, Any]:
-    """Configures TensorFlow in this process as the config's workers are
-    configured (for SequentialRunner to give their numbers); returns the
-    options. `config`: a config dict or a runner. REQUIRES: before TensorFlow
-    runs in this process (TensorFlow refuses a change after)."""
+    """Configures TensorFlow in this process as TensorFlowAgentParallelRunner
+    configures its workers for `config`, so that SequentialRunner run here
+    gives the runner's numbers.
+
+    What is set already to the wanted value is left alone (TensorFlow
+    refuses any change once it ran, even to the same value), so calling it
+    again, or after the runner configured this process, is harmless.
+
+    Args:
+        config: a config dict, or a runner (its ``settings``).
+
+    Returns:
+        Dict[str, Any]: the options applied (see tensorflow_options).
+
+    Raises:
+        ImportError: TensorFlow cannot be imported.
+        pams_cpp.ConfigError: a bad TensorFlow key, naming it.
+        RuntimeError: TensorFlow already ran in this process with other
+            thread counts (TensorFlow's own error): call this first.
+    """
     tf = _import_tensorflow()
     settings = getattr(config, "settings", config)
     options = tensorflow_options(settings)
@@ -116,21 +151,185 @@ def _tensorflow_ran(tf) -> bool:
 
 
 class TensorFlowAgentParallelRunner(MultiProcessAgentParallelRunner):
-    """MultiProcessAgentParallelRunner for agents that use TensorFlow (see
-    the module's doc)."""
+    """A MultiProcessAgentParallelRunner whose worker processes are prepared
+    for agents that call TensorFlow (e.g. a Keras model) in
+    ``submit_orders`` (PAMS's development branch's runner of this name).
+
+    Use it when the normal agents' model calls are long (milliseconds) and
+    several of them are asked in the same round (``maxNormalOrders`` > 1):
+    their ``submit_orders`` calls of a round run at once, each in a worker
+    process with its own TensorFlow, and the results are SequentialRunner's
+    (see Note). Everything else of a step (order handling, executions,
+    high-frequency agents, events, loggers) runs in the main process, as in
+    SequentialRunner.
+
+    Creating the runner imports TensorFlow (``import pams_cpp`` does not);
+    without it, an ImportError says how to install it. Each worker process
+    configures TensorFlow once, before the worker initializer runs, from the
+    config's TensorFlow keys; workers are kept after a run for later runners
+    of the same set-up (same TensorFlow options), so a loop over seeds
+    starts them once.
+
+    Config keys read (in ``"simulation"``; a bad value raises
+    pams_cpp.ConfigError naming the key):
+
+    * ``numParallel``: worker processes, an int in 1..4096 (default: the
+      CPUs less one, at least 1). At most min(numParallel, the largest
+      ``maxNormalOrders`` of the sessions) calls run at once: with
+      ``maxNormalOrders`` 1 nothing runs in parallel (a warning says so).
+    * ``tensorflowIntraOpThreads``: threads of one TensorFlow operation in
+      each worker, an int in 1..4096 (default: CPUs // min(numParallel,
+      the largest ``maxNormalOrders``), at least 1).
+    * ``tensorflowInterOpThreads``: operations run at once in each worker,
+      an int in 1..4096 (default 1).
+    * ``tensorflowGpuMemoryGrowth``: bool (default true): memory growth for
+      every visible GPU, so that the workers can share one (the GPUs are
+      listed before the initializer runs).
+    * ``startMethod``: ``"spawn"`` (the default here,
+      ``default_start_method``), ``"forkserver"`` or ``"fork"``.
+    * ``workerCpuAffinity``: true (the default here,
+      ``default_worker_cpu_affinity``: worker k on its own share of this
+      process's CPUs, the share its intra-op threads are sized to), false,
+      or each worker's CPUs (``[0, 1]``, ``[[0, 1], [2, 3]]``).
+    * ``workerTimeout``: seconds one call may take, 0..1e9 (default 0: no
+      limit); the run then stops naming the agent.
+    * ``workerStartTimeout``: seconds a worker may take to start (it imports
+      TensorFlow and the main module first), > 0 (default 120).
+    * ``workerIdleTimeout``: seconds workers are kept after a run for a
+      later runner of the same set-up, 0..1e9 (default 300; 0: they end
+      with the run).
+    * ``runRoundsWhileWorkersStart``: bool (default true): the main process
+      runs rounds itself until a worker is ready, when it is configured as
+      the workers are (see below).
+    * ``workerNice``: the workers' nice increment, 0..19 (default 4), so
+      that their start does not slow the main process's rounds.
+    * ``batchModelCalls``: bool (default true), as every runner: agents that
+      batch their model calls (``TensorFlowAgent``, Python agents defining
+      ``prepare_model_calls`` and ``submit_orders_with_model_outputs``) make
+      one call per model and round, in the main process.
+
+    Start methods: ``"spawn"`` starts a fresh interpreter that imports the
+    main module as ``__mp_main__`` (keep the code that runs the simulation
+    under ``if __name__ == "__main__":``); ``"forkserver"`` forks workers
+    from one such interpreter; ``"fork"`` forks the main process, and is
+    refused (SimulationError) once TensorFlow ran there, since a forked
+    child has none of TensorFlow's thread pools and would hang. Classes of
+    ``__main__`` or of a notebook reach the workers by value (cloudpickle).
+
+    The main process: the runner configures its TensorFlow as the workers'
+    (``configure_tensorflow``) when TensorFlow has not run there yet (or
+    runs with these thread counts already) and the start method is not
+    ``"fork"``; it then runs rounds while the workers start and rounds of a
+    single call. Otherwise it is left as it is and every call waits for a
+    worker. TensorFlow's start-up lines come once, from the main process:
+    workers run with ``TF_CPP_MIN_LOG_LEVEL=1`` unless the environment sets
+    it.
+
+    Hooks a subclass may override are MultiProcessAgentParallelRunner's
+    (``_get_worker_initializer``/``_get_worker_initargs`` to load a model
+    once per worker, ``_get_worker_environment``,
+    ``_receive_synced_attributes_from_worker``, ...); the branch's
+    ``_create_executor``, ``_split_agents_into_chunks`` and
+    ``_get_mp_context`` are refused when the runner is made (NotImplementedError
+    saying what to do instead).
+
+    Args:
+        settings: the config: a dict, a path (str or os.PathLike) of a JSON
+            file, or an open file.
+        prng (random.Random, Optional): the runner's generator (a fresh
+            ``random.Random()`` when None); a seed means what it means for
+            SequentialRunner.
+        logger (Logger, Optional): a logger (MarketStepSaver, the CSV
+            loggers, a Python Logger).
+        simulator_class: the class of ``self.simulator`` (Simulator or a
+            subclass).
+
+    Attributes:
+        tensorflow_options (Dict[str, Any]): the workers' TensorFlow
+            settings: ``intra_op_threads``, ``inter_op_threads``,
+            ``gpu_memory_growth``.
+        default_start_method (Optional[str]): ``"spawn"``.
+        default_worker_cpu_affinity (bool): True.
+        start_method (str): the start method its workers use.
+
+    Raises:
+        ImportError: TensorFlow cannot be imported (the message says how to
+            install it).
+        pams_cpp.ConfigError: a bad key of ``"simulation"`` (named).
+        NotImplementedError: the class overrides a hook the engine cannot
+            honour.
+
+    Note:
+        The identity guarantee: for the same config and seed the runner
+        gives SequentialRunner's market logs, agents and generator state,
+        bit for bit, when (1) agents draw their randomness from
+        ``self.prng`` (e.g. the seeds of ``tf.random.stateless_*`` ops), not
+        from TensorFlow's global generator; (2) models are kept out of the
+        agents' fields (a module-level ``functools.lru_cache`` function
+        loads a model once per process; fields travel with each task); (3)
+        TensorFlow runs with the same thread counts in SequentialRunner's
+        process: call ``configure_tensorflow(config)`` there before
+        TensorFlow runs (operations split among another number of threads
+        round differently); (4) on GPUs, op determinism is enabled
+        (``tf.config.experimental.enable_op_determinism()`` in the main
+        process and in the worker initializer); (5) ``submit_orders``
+        changes only the agent, and an agent that lists
+        ``synced_attributes`` changes only what it lists (unlisted changes
+        made in a worker are lost, with a warning, as on PAMS's branch).
+        ``tests/python_tf`` checks it for spawn, forkserver and fork at
+        numParallel 1 and 2.
+
+        When it is faster (``bench/keras_seed_bench.py``, a Keras MLP of
+        1-3 ms a call, 2-CPU machine, SequentialRunner's time over the
+        runner's): with 12 Keras agents asked every round
+        (``maxNormalOrders`` 12) and numParallel 2, 1.93x once the workers
+        are up (later runs) and 1.55x over a 1030-step run including the
+        start; with ~1.5 Keras calls a round (12 Keras + 20 FCN agents,
+        ``maxNormalOrders`` 4) it is slower (0.44x at numParallel 2): most
+        rounds have one call, and a task's round trip (about 60 us) and the
+        workers' start cost more than they save. Batching the model calls
+        (``batchModelCalls``, one call per model and round) gave 9.5x with
+        12 agents a round and 45x with 100. Pinning (``workerCpuAffinity``)
+        took two workers from 1.2-1.5x to 1.7-2.0x: a Keras call hops
+        between the calling thread and TensorFlow's inter-op thread, and
+        unpinned workers keep trading cores.
+
+        What differs from PAMS's development branch: there, every task
+        pickles the whole simulation (here a worker keeps a replica kept in
+        step by a journal: a task costs 23-26 us); the main process is never
+        configured there (here it is, when it can be, to run rounds while
+        workers start); workers are pinned to CPUs and kept between runs
+        here; agents that list no ``synced_attributes`` keep every change
+        here (none there); a task's error is raised as the agent's own
+        exception with the worker's traceback as ``__cause__``; there is no
+        "experimental" warning.
+
+    Warning:
+        With the default ``"spawn"``, the script's top level runs again in
+        each worker (as ``__mp_main__``): do not run TensorFlow (build
+        models, make tensors) at the top level of modules the workers
+        import, or TensorFlow is initialized before it is configured. To
+        give each worker its own GPU, call ``tf.config.set_visible_devices``
+        in the worker initializer (``CUDA_VISIBLE_DEVICES`` set there comes
+        too late: the GPUs were listed for memory growth).
+    """
 
     default_start_method: Optional[str] = "spawn"
     default_worker_cpu_affinity: bool = True
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(
+        self,
+        settings: Any,
+        prng: Optional[random.Random] = None,
+        logger: Optional[Logger] = None,
+        simulator_class: Type[Simulator] = Simulator,
+    ) -> None:
         self._tf = _import_tensorflow()
-        super().__init__(*args, **kwargs)
+        super().__init__(settings, prng, logger, simulator_class)
         self.tensorflow_options = tensorflow_options(self.settings)
 
     def _setup(self) -> None:
-        simulation = self.settings.get("simulation", {})
-        method = simulation.get("startMethod", self.default_start_method)
-        if method == "fork" and _tensorflow_ran(self._tf):
+        if self.start_method == "fork" and _tensorflow_ran(self._tf):
             raise _core.SimulationError(
                 "TensorFlow has already run in this process, so workers started by \"fork\" "
                 "would hang (a forked child has none of TensorFlow's thread pools): use "
@@ -138,17 +337,33 @@ class TensorFlowAgentParallelRunner(MultiProcessAgentParallelRunner):
         super()._setup()
 
     def _prepare_worker_process(self) -> None:
+        """Configures the worker's TensorFlow from the config (see
+        configure_tensorflow), before the worker initializer."""
         configure_tensorflow(self.settings)
 
     def _get_worker_environment(self) -> Dict[str, str]:
+        """The base class's variables, and ``TF_CPP_MIN_LOG_LEVEL=1`` unless
+        this process's environment sets it (TensorFlow's start-up lines
+        then come once, from the main process).
+
+        Returns:
+            Dict[str, str]: the variables set in each worker.
+        """
         environment = dict(super()._get_worker_environment())
         if "TF_CPP_MIN_LOG_LEVEL" not in os.environ:
             environment.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
         return environment
 
     def _main_process_can_run_tasks(self) -> bool:
-        simulation = self.settings.get("simulation", {})
-        if simulation.get("startMethod", self.default_start_method) == "fork":
+        """Configures this process's TensorFlow as the workers' when it still
+        can (TensorFlow has not run here and the start method is not
+        "fork"), so that it runs rounds while the workers start.
+
+        Returns:
+            bool: whether this process runs with the workers' TensorFlow
+            thread counts (then it may run calls itself).
+        """
+        if self.start_method == "fork":
             return False  # TensorFlow must not run here before workers fork
         threading = self._tf.config.threading
         options = self.tensorflow_options
