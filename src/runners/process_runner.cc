@@ -1104,19 +1104,37 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     local_.push_back(remote_.front());
     remote_.clear();
   }
+  // A failed round changes no agent, as in PAMS's process runner: the
+  // agents that ran here are put back as they were before the round (their
+  // states saved first), and the states workers sent are applied only once
+  // every task of the round succeeded.
+  snapshots_.resize(agents.size());
+  states_.resize(agents.size());
+  ran_here_.clear();
+  auto undo_here = [&] {
+    for (size_t i : ran_here_) agents[i]->deserialize_state(snapshots_[i]);
+    ran_here_.clear();
+  };
   // In round order, up to the first error, which stops the run as it
   // would in SequentialRunner (a KeyboardInterrupt in a Python agent too:
-  // the next call must not start).
+  // the next call must not start). Returns whether every task succeeded.
   auto run_here = [&](std::vector<size_t>& which) {
     std::sort(which.begin(), which.end());
     for (size_t i : which) {
       TaskResult& r = (*results)[i];
+      snapshots_[i].clear();
+      agents[i]->serialize_state(&snapshots_[i]);
+      ran_here_.push_back(i);
       RunAgentTask(agents[i], markets(), &r.actions, &r.error, &r.warnings, &r.host_error);
-      if (!r.error.empty() || StopRequested()) return;
+      if (!r.error.empty() || StopRequested()) return false;
     }
+    return true;
   };
   round_times_.local_tasks += local_.size();
-  if (remote_.empty()) return run_here(local_);
+  if (remote_.empty()) {
+    if (!run_here(local_)) undo_here();
+    return;
+  }
   auto& workers = workers_->workers();
   if (workers_->ready_count() < workers.size()) {
     // Unless this process runs rounds while they start: every worker
@@ -1124,7 +1142,8 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     workers_->AwaitReady(tasks_here_ ? 0 : workers.size());
     if (workers_->ready_count() == 0) {
       local_.insert(local_.end(), remote_.begin(), remote_.end());
-      return run_here(local_);
+      if (!run_here(local_)) undo_here();
+      return;
     }
   }
   // The main process works as one more worker, as the thread runner's
@@ -1159,6 +1178,7 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   // Ends the run for worker w's failure s (its running task's agent named):
   // workers are killed at once, since some may be inside long calls.
   auto fail = [&](size_t w, Channel::Status s) {
+    undo_here();
     const int64_t step = simulator().time();
     if (s == Channel::Status::kInterrupted) {
       workers_->Kill();
@@ -1218,7 +1238,7 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   round_times_.send_seconds += seconds_since(start);
   // This process's share runs while the workers run theirs.
   start = Clock::now();
-  run_here(local_);
+  bool succeeded = run_here(local_);
   round_times_.here_seconds += seconds_since(start);
   start = Clock::now();
   while (running > 0) {
@@ -1227,7 +1247,6 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     const size_t w = workers_->WaitAny(worker_timeout_, &type, &payload, &status);
     std::deque<size_t>& tasks = workers[w].tasks;
     const size_t i = tasks.front();
-    Agent& agent = *agents[i];
     if (status != Channel::Status::kOk) fail(w, status);
     tasks.pop_front();
     --running;
@@ -1246,11 +1265,17 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     ReadTaskOutcome(in, &result.error, &result.host_error, &result.warnings);
     if (result.error.empty()) {
       ReadActions(in, &result.actions);
-      agent.deserialize_state(in.read_string());
+      states_[i] = in.read_string();
     }
     if (next < remote_.size()) send(w);
   }
   round_times_.wait_seconds += seconds_since(start);
+  for (size_t i : remote_) succeeded = succeeded && (*results)[i].error.empty();
+  if (succeeded && !StopRequested()) {
+    for (size_t i : remote_) agents[i]->deserialize_state(states_[i]);
+  } else {
+    undo_here();
+  }
   uint64_t oldest = journal_->end();
   for (const auto& worker : workers) oldest = std::min(oldest, worker.synced);
   journal_->discard_before(oldest);

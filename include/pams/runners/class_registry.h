@@ -55,7 +55,7 @@ class Runner;
 // against (raised whenever a public class's layout or virtual functions
 // change).
 inline constexpr const char* kVersion = "0.1.0";
-inline constexpr int kPluginAbiVersion = 5;
+inline constexpr int kPluginAbiVersion = 6;
 
 // What a runner is made from (see Runner's constructor).
 struct PAMS_EXPORT RunnerInit {

@@ -268,6 +268,11 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   // their memory).
   std::vector<size_t> local_;
   std::vector<size_t> remote_;
+  // By index in the round: the states of agents before they ran here, and
+  // those workers sent back (kept to reuse their memory).
+  std::vector<std::string> snapshots_;
+  std::vector<std::string> states_;
+  std::vector<size_t> ran_here_;  // the tasks this process ran, in order
   // Where this run's rounds spent their time, printed with
   // PAMS_WORKER_STATS (for tuning; counted in every run).
   struct RoundTimes {

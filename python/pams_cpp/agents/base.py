@@ -159,7 +159,10 @@ class Agent(ABC):
 
     @property
     def cash_amount(self) -> float:
-        """The agent's cash (a float)."""
+        """The agent's cash (a float), as PAMS's ``Agent.cash_amount``.
+
+        Setting it replaces the cash held (the engine's copy: what orders
+        and executions change)."""
         return self._engine.cash_amount
 
     @cash_amount.setter
@@ -188,17 +191,33 @@ class Agent(ABC):
         self._engine._base_setup(settings, list(accessible_markets_ids))
 
     def get_asset_volume(self, market_id: int) -> int:
-        """The volume held in market `market_id`."""
+        """The asset volume the agent holds in one market.
+
+        Args:
+            market_id (int): the market's id.
+
+        Returns:
+            int: the volume held (negative for a short position).
+
+        Raises:
+            ValueError: the market is not accessible to the agent."""
         if not self.is_market_accessible(market_id=market_id):
             raise ValueError(f"market {market_id} is not accessible")
         return self._engine.get_asset_volume(market_id)
 
     def get_cash_amount(self) -> float:
-        """The cash held."""
+        """The cash the agent holds.
+
+        Returns:
+            float: the cash amount (``cash_amount``)."""
         return self._engine.cash_amount
 
     def get_prng(self) -> random.Random:
-        """The agent's generator."""
+        """The agent's own random generator (PAMS's ``prng``).
+
+        Returns:
+            random.Random: a generator with CPython's ``random.Random``
+            methods and results, seeded by the runner."""
         return self.prng
 
     def is_market_accessible(self, market_id: int) -> bool:
@@ -223,7 +242,10 @@ class Agent(ABC):
         self._engine.set_asset_volume(market_id, volume)
 
     def set_cash_amount(self, cash_amount: float) -> None:
-        """Sets the cash held."""
+        """Replaces the cash the agent holds.
+
+        Args:
+            cash_amount (float): the new cash amount."""
         self._engine.set_cash_amount(float(cash_amount))
 
     def set_market_accessible(self, market_id: int) -> None:
@@ -234,7 +256,14 @@ class Agent(ABC):
 
     @abstractmethod
     def submit_orders(self, markets: List["Market"]) -> List[Union[Order, Cancel]]:  # noqa: F821
-        """This step's orders and cancels."""
+        """The agent's orders and cancels for this step (subclasses define it).
+
+        Args:
+            markets (List[Market]): every market of the simulation.
+
+        Returns:
+            List[Union[Order, Cancel]]: what the agent submits now (empty:
+            nothing)."""
 
     def update_asset_volume(self, market_id: int, delta: int) -> None:
         """Adds delta to the volume held in an accessible market."""
@@ -245,7 +274,10 @@ class Agent(ABC):
         self._engine.update_asset_volume(market_id, delta)
 
     def update_cash_amount(self, delta: float) -> None:
-        """Adds delta to the cash held."""
+        """Adds ``delta`` to the cash the agent holds.
+
+        Args:
+            delta (float): the change (negative to take cash away)."""
         self._engine.update_cash_amount(float(delta))
 
 
