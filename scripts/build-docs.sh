@@ -11,6 +11,11 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$(realpath -m "${1:-$root/build-docs}")"
 python="$root/.venv-py/bin/python"
 cd "$root"
+if ! command -v doxygen >/dev/null || ! "$python" -c "import sphinx, myst_parser, furo" 2>/dev/null; then
+  echo "build-docs: doxygen, or Sphinx, MyST or Furo in .venv-py, is missing:" \
+       "make docs-setup installs them" >&2
+  exit 1
+fi
 version="$("$python" -c 'import pams_cpp; print(pams_cpp.__version__)')"
 
 # Doxygen keeps no state between builds worth keeping (7 s): start afresh, so
