@@ -17,7 +17,9 @@ the files themselves as they are:
 
 The output has the input's lines, one for one, so that Doxygen's warnings
 name the header's real line. Text is escaped where Doxygen would read it as
-a command or an HTML tag (\\ @ < > & # %) or a list's end ("..").
+a command or an HTML tag (\\ @ < > & # %), but for text in double quotes,
+which Doxygen shows as it is; ".." (a list's end to Doxygen) becomes the
+two-dot leader.
 
 Usage: doxygen_filter.py HEADER (Doxygen calls it so; it writes stdout).
 """
@@ -31,12 +33,18 @@ _OWN_LINE = re.compile(r"^(\s*)//(?!/)( ?)(.*)$")
 _TRAILING = re.compile(r"^(\s*[^/\s].*?[;,])(\s*)//(?!/)( ?)(.*)$")
 
 
-# "0 .. n": Doxygen reads a lone ".." as the end of a list.
+# "0 .. n": Doxygen reads ".." as the end of a list, and an escaped dot as
+# the end of the brief; the two-dot leader (U+2025) reads the same.
 _TWO_DOTS = re.compile(r"(?<!\.)\.\.(?!\.)")
 
 
 def escape(text):
-    return _TWO_DOTS.sub(r"\\.\\.", text.translate(_ESCAPES))
+    # Doxygen leaves text in double quotes as it is (no commands, no escapes
+    # there): escape only what is outside them.
+    parts = text.split('"')
+    for i in range(0, len(parts), 2):
+        parts[i] = _TWO_DOTS.sub("\u2025", parts[i].translate(_ESCAPES))
+    return '"'.join(parts)
 
 
 def convert(lines):
@@ -85,7 +93,7 @@ def convert(lines):
 def main():
     with open(sys.argv[1], encoding="utf-8") as f:
         lines = f.read().split("\n")
-    sys.stdout.write("\n".join(convert(lines)))
+    sys.stdout.buffer.write("\n".join(convert(lines)).encode("utf-8"))
 
 
 if __name__ == "__main__":
