@@ -15,7 +15,8 @@ scripts/, no venv).
   reference BLAS and numpy's CPU features as the Python tests have them, so
   that PAMS 0.3.0, installed there too, gives pams-cpp's numbers).
 * ```sh / ```bash: run by bash -e (each command must succeed), with
-  Open MPI allowed to run as root and oversubscribe (as tests/sweep_mpi_test.py).
+  Open MPI allowed to run as root and oversubscribe (as tests/sweep_mpi_test.py);
+  a block that runs mpirun is skipped where the build has no MPI module.
   Only the commands of SH_COMMANDS may run (the CLI, the compiler, the
   programs the examples build, mpirun, cmp, diff): a block that installs,
   builds the project or changes the system must carry a skip marker, and
@@ -332,6 +333,14 @@ class Runner:
                                       "safe to run"))
                 return
             if self.needs_venv(block) is False:
+                return
+            if "mpirun" in [c for b in group for c in sh_commands(b.text)] and not (
+                    shutil.which("mpirun") and
+                    os.path.exists(os.path.join(self.args.build_dir, "lib", "libpams_mpi.so"))):
+                # As tests/CMakeLists.txt registers sweep.mpi only with an MPI.
+                reason = "mpirun: this build has no MPI module (no MPI was found)"
+                self.skipped.append((block.where(), reason))
+                print(f"  skip {block.where()} ({reason})")
                 return
             self.run(block, text, folder, ["bash", "-e", "-o", "pipefail", "-s"],
                      env=dict(os.environ, **MPI_ENV))
