@@ -9,7 +9,9 @@ the C++ API is Doxygen's HTML of include/pams/, copied into the site as
 cpp/ (docs/api/Doxyfile). Nothing here reaches the network: intersphinx is
 not used, and the theme's assets are installed with it.
 """
+import logging
 import os
+import re
 
 import pams_cpp
 
@@ -30,9 +32,9 @@ extensions = [
 
 root_doc = "index"
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-# The guides' code blocks and their markers for tests/docs_examples_test.py
-# are the guides' own; images/ holds figures the guides link.
-exclude_patterns = ["api/conf.py", "images/*", "api/_build"]
+# images/ holds the guides' figures (copied where a page shows one), not
+# pages.
+exclude_patterns = ["images/*"]
 
 # autodoc: members in the modules' __all__ order (the order their authors
 # chose), with the signature in the heading and types in the description.
@@ -40,9 +42,9 @@ autodoc_member_order = "bysource"
 autodoc_default_options = {"show-inheritance": True}
 autodoc_typehints = "description"
 autodoc_class_signature = "mixed"
-# Importing pams_cpp must never import TensorFlow, PyTorch or JAX: the
-# runners that need them import them when they are created.
-autodoc_mock_imports = []
+# (Importing pams_cpp imports neither TensorFlow nor PyTorch nor JAX: the
+# runners that need them import them when they are created, so the site
+# builds without them.)
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 napoleon_use_rtype = False
@@ -65,8 +67,6 @@ html_extra_path = [_doxygen] if _doxygen else []
 # to the guides (the include's :relative-docs:), its images are copied; its
 # links to other files of the repository (examples/plugin/, ...) have no page
 # on the site and would be broken links: they are shown as their text.
-import re
-
 _REPO_LINK = re.compile(r"\[([^\]]+)\]\((?!docs/|https?:|mailto:|#)([^)\s]+)\)")
 
 
@@ -111,7 +111,6 @@ def _report_exclusions(app, exception):
 
 
 def setup(app):
-    import logging
     logging.getLogger("sphinx.sphinx.util.docutils").addFilter(_KnownBadDocstrings())
     app.connect("include-read", _readme_links)
     app.connect("build-finished", _report_exclusions)
