@@ -46,9 +46,9 @@ not show it), `<!-- example: WHAT -->`:
   validate`.
 * `venv DIR`: a python block runs in the venv DIR (repository-relative, e.g.
   .venv-tf) with pams_cpp of .venv-py importable; an sh block just needs
-  DIR. Skipped (with the reason) when DIR is missing and its SKIP_ENV
-  variable is 1 (PAMS_SKIP_TENSORFLOW_TESTS for .venv-tf), as the TensorFlow
-  tests are; failed when DIR is missing otherwise.
+  DIR. Skipped (with the reason) when DIR's SKIP_ENV variable is 1
+  (PAMS_SKIP_TENSORFLOW_TESTS for .venv-tf), as the TensorFlow tests are;
+  failed when DIR is missing otherwise.
 
 A block that fails is reported as FILE:LINE (the line of its opening fence)
 with the command's output; the test fails when any did. At the end it prints
@@ -356,12 +356,13 @@ class Runner:
         venv = block.marker("venv")
         if not venv:
             return None
-        if os.path.exists(os.path.join(ROOT, venv, "bin", "python")):
-            return True
         skip_env = SKIP_ENV.get(venv)
         if skip_env and os.environ.get(skip_env) == "1":
-            self.skipped.append((block.where(), f"{venv} is missing ({skip_env}=1)"))
-            print(f"  skip {block.where()} ({venv} is missing, {skip_env}=1)")
+            self.skipped.append((block.where(), f"needs {venv}; {skip_env}=1"))
+            print(f"  skip {block.where()} (needs {venv}; {skip_env}=1)")
+            return False
+        if os.path.exists(os.path.join(ROOT, venv, "bin", "python")):
+            return True
         else:
             self.failures.append((block.where(), f"{venv} is missing"
                                   + (f" (or set {skip_env}=1)" if skip_env else "")))
