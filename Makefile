@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps reference tensorflow jax torch python keras wheel configure build test demo bench sanitize fuzz ci clean pams-suite
+.PHONY: all deps reference tensorflow jax torch python keras wheel configure build test demo bench sanitize fuzz ci clean pams-suite docs docs-setup
 
 all: build
 
@@ -61,6 +61,16 @@ export CMAKE_CXX_COMPILER_LAUNCHER ?= ccache
 export CMAKE_C_COMPILER_LAUNCHER ?= ccache
 endif
 
+# Sphinx, MyST, Furo (into .venv-py) and Doxygen for `make docs`.
+docs-setup: python
+	@scripts/setup-docs.sh
+
+# The API reference site: build-docs/html/index.html (the Python API from
+# .venv-py's pams_cpp, the C++ API from include/pams/, the guides of docs/),
+# built with warnings as errors (scripts/build-docs.sh).
+docs: docs-setup
+	@scripts/build-docs.sh build-docs
+
 configure: deps
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	  -DPAMS_REFERENCE_PYTHON=$(CURDIR)/.venv-ref/bin/python \
@@ -70,7 +80,7 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-test: reference tensorflow jax torch python wheel
+test: reference tensorflow jax torch python wheel docs-setup
 	@$(MAKE) --no-print-directory build
 	@ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
@@ -103,4 +113,4 @@ ci: test
 	@$(MAKE) --no-print-directory fuzz
 
 clean:
-	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz build-python build-wheel dist
+	rm -rf $(BUILD_DIR) build-asan build-tsan build-fuzz build-python build-wheel build-docs dist

@@ -25,9 +25,10 @@ DOC = os.path.join(ROOT, "docs", "plugins.md")
 
 
 def block_after(text, label, language):
-    """The fenced block that follows the line `label`:."""
-    m = re.search(re.escape(f"`{label}`:") + r"\s*```" + language + r"\n(.*?)```",
-                  text, re.S)
+    """The fenced block that follows the line `label`: (past the HTML comments
+    between them: tests/docs_examples_test.py's markers)."""
+    m = re.search(re.escape(f"`{label}`:") + r"\s*(?:<!--.*?-->\s*)*```" + language +
+                  r"\n(.*?)```", text, re.S)
     if not m:
         sys.exit(f"docs/plugins.md: no {language} block after `{label}`:")
     return m.group(1)
