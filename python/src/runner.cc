@@ -126,6 +126,18 @@ class PyRunner {
     run_->set_simulator(&sim);
   }
 
+  // The config again, as it is when the run sets up (PAMS reads it then).
+  // REQUIRES: before Setup().
+  void SetSettings(nb::handle settings) { runner_->set_settings(ToJson(settings, "")); }
+
+  // Adds the "simulation" keys Python runner classes read themselves (the
+  // PyTorch and JAX runners' options) to those this runner's class
+  // declares, so that no run warns that they are unread.
+  // REQUIRES: before Setup().
+  void DeclareSimulationKeys(std::vector<std::string> keys) {
+    registry_.declare_simulation_keys(runner_->class_name(), std::move(keys));
+  }
+
   // Registers a Python agent class (pams_cpp.runners.base builds cls).
   // REQUIRES: before Setup().
   void RegisterAgentClass(std::shared_ptr<PythonAgentClass> cls) {
@@ -525,6 +537,11 @@ void BindRunner(nb::module_& m) {
            nb::arg("class_name"), nb::arg("settings"), nb::arg("prng_mt"),
            nb::arg("prng_index"), nb::arg("prng_gauss").none(), nb::arg("loggers"),
            nb::arg("config_directory"))
+      .def("set_settings", &PyRunner::SetSettings, nb::arg("settings"),
+           "Gives the config again before the run sets up (PAMS reads it then).")
+      .def("declare_simulation_keys", &PyRunner::DeclareSimulationKeys, nb::arg("keys"),
+           "Adds keys of \"simulation\" that Python runner classes read to those this "
+           "runner's engine class declares (no run warns that they are unread).")
       .def("register_agent_class",
            [](PyRunner& r, const PythonAgentClass& cls) {
              r.RegisterAgentClass(std::make_shared<PythonAgentClass>(cls));

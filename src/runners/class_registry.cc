@@ -186,7 +186,8 @@ void ClassRegistry::declare_simulation_keys(const std::string& name,
   if (it == entries_.end() || it->second.kind != Kind::kRunner) {
     throw std::logic_error("declare_simulation_keys: " + name + " is not a registered runner");
   }
-  it->second.simulation_keys = std::move(keys);
+  std::vector<std::string>& declared = it->second.simulation_keys;
+  declared.insert(declared.end(), keys.begin(), keys.end());
 }
 
 std::vector<std::string> ClassRegistry::runner_simulation_keys() const {

@@ -1227,7 +1227,11 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   // gap between a worker's tasks went from 0.65 to 0.26 ms). Tasks of a
   // round are independent: they all see the simulation as the round began.
   Clock::time_point start = Clock::now();
-  for (size_t depth = 0; depth < kQueuedTasks; ++depth) {
+  // While this process runs its own share it reads no result and sends no
+  // task: the workers get their whole shares now (with two tasks queued, a
+  // worker sat idle until this process's share was done).
+  const size_t depth_now = local_.empty() ? kQueuedTasks : remote_.size();
+  for (size_t depth = 0; depth < depth_now; ++depth) {
     size_t used = 0;
     for (size_t w = 0; w < workers.size() && next < remote_.size() && used < helpers; ++w) {
       if (!workers[w].ready) continue;

@@ -73,6 +73,13 @@ Runner::Runner(Json settings, Random prng, Logger* logger,
 
 Runner::~Runner() = default;
 
+void Runner::set_settings(Json settings) {
+  if (set_up_ || validated_) {
+    throw SimulationError("the runner's settings cannot change once it is set up");
+  }
+  settings_ = std::move(settings);
+}
+
 namespace {
 
 // PAMS's _parse_group for the config entry `name`.

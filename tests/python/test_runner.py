@@ -199,3 +199,64 @@ def test_the_package_carries_type_stubs():
     stub = (files / "_core.pyi").read_text()
     for name in ("class Runner", "class Market", "def get_market_price", "class Agent"):
         assert name in stub, name
+
+
+def test_every_runners_keys_run_under_every_runner_without_warnings(capsys):
+    """A config written for one runner (its numParallel, workers', PyTorch's
+    and JAX's keys) runs with another: only keys no runner reads are
+    reported; a user's runner subclass declares its own."""
+    import warnings
+
+    class MyRunner(pams_cpp.runners.SequentialRunner):
+        _simulation_keys = ("myRunnerOption",)
+
+    config = json.load(open(os.path.join(ROOT, "samples/CI2002/config.json")))
+    config["simulation"]["sessions"][1]["iterationSteps"] = 5
+    config["simulation"].update(numParallel=2, workerNice=2, tensorflowIntraOpThreads=1,
+                                torchNumThreads=2, jaxPlatforms="cpu", jaxPreallocate=False,
+                                myRunnerOption=1, numParalel=3)
+    for runner_class in (pams_cpp.runners.SequentialRunner, MyRunner):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            runner_class(settings=config, prng=random.Random(1)).main()
+        unread = [str(w.message) for w in caught if "no class reads this key" in str(w.message)]
+        assert len(unread) == 1 and unread[0].startswith("simulation.numParalel:"), unread
+
+
+def test_a_config_changed_after_the_runner_was_made_counts_as_in_pams(capsys):
+    """PAMS reads its runner's settings when it sets up: a change made to the
+    config (or a new one given) after the runner was made counts."""
+    def prices(change):
+        config = json.load(open(os.path.join(ROOT, "samples/CI2002/config.json")))
+        config["simulation"]["sessions"][1]["iterationSteps"] = 50
+        saver = MarketStepSaver()
+        runner = pams_cpp.runners.SequentialRunner(settings=config, prng=random.Random(3),
+                                                   logger=saver)
+        change(runner, config)
+        runner.main()
+        return [log["market_price"] for log in saver.market_step_logs]
+
+    def reference(edit):
+        config = json.load(open(os.path.join(ROOT, "samples/CI2002/config.json")))
+        config["simulation"]["sessions"][1]["iterationSteps"] = 50
+        edit(config)
+        saver = pams.logs.market_step_loggers.MarketStepSaver()
+        runner = pams.runners.SequentialRunner(settings=config, prng=random.Random(3),
+                                               logger=saver)
+        edit(runner.settings)
+        runner.main()
+        return [log["market_price"] for log in saver.market_step_logs]
+
+    def fewer_agents(config):
+        config["FCNAgents"]["numAgents"] = 20
+
+    in_place = prices(lambda runner, config: fewer_agents(config))
+    assert in_place == reference(fewer_agents)
+    assert len(in_place) == 150  # 100 + 50 steps
+    replaced = dict(json.load(open(os.path.join(ROOT, "samples/CI2002/config.json"))))
+    replaced["simulation"]["sessions"][1]["iterationSteps"] = 10
+
+    def replace(runner, config):
+        runner.settings = replaced
+
+    assert len(prices(replace)) == 110

@@ -154,8 +154,8 @@ class PAMS_EXPORT ClassRegistry {
       declare_simulation_keys(name, T::SimulationKeys());
     }
   }
-  // Declares the "simulation" keys that runner `name` reads beyond those
-  // every runner reads (its parallelism, its workers, a framework's
+  // Adds `keys` to the "simulation" keys that runner `name` reads beyond
+  // those every runner reads (its parallelism, its workers, a framework's
   // options): a config written for one runner then runs with any other
   // without warnings that these keys are unread, and tools can list them.
   // REQUIRES: `name` is a registered runner.

@@ -70,6 +70,13 @@ class PAMS_EXPORT Runner {
   // Creates markets, agents, sessions and events from the settings, drawing
   // their seeds in PAMS's order, then sets them up. Throws ConfigError.
   void setup();
+
+  // Replaces the settings given to the constructor: PAMS's runners read
+  // their config when they set up, so a config changed after the runner
+  // was made counts (the Python package gives it again at setup).
+  // REQUIRES: neither setup() nor validate() was called (else
+  // SimulationError).
+  void set_settings(Json settings);
   // Checks the settings as setup() does, without stopping at the first
   // problem: each market, agent and event group, correlation, session and
   // entity is checked on its own, and past an entity's first bad key its

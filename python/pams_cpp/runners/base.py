@@ -13,6 +13,7 @@ from typing import Any
 from typing import Dict
 from typing import List
 from typing import Optional
+from typing import Tuple
 from typing import Type
 
 from .. import _core
@@ -61,12 +62,19 @@ class Runner:
 
     Note:
         A runner sets up and runs once (a second ``main()`` raises: make a
-        new runner). Unlike PAMS, the config is checked when the runner is
-        made and when it is set up, every bad key named.
+        new runner). As in PAMS, the config is read when the runner sets up:
+        changes to ``settings`` after the runner was made count. Unlike
+        PAMS, the config is also checked when the runner is made, every bad
+        key named.
     """
 
     # The engine's runner class this Python class drives.
     _engine_class = "SequentialRunner"
+    # The "simulation" keys this class reads itself, in Python, beyond those
+    # its engine class declares (the PyTorch and JAX runners' options). Every
+    # runner knows every runner's keys, so that a config written for one runs
+    # with another without warnings that they are unread.
+    _simulation_keys: Tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -121,6 +129,7 @@ class Runner:
         words, index, gauss_next = _prng_state(self._prng)
         self._core = _core.Runner(self._engine_class, self.settings, words, index,
                                   gauss_next, loggers, config_directory)
+        self._core.declare_simulation_keys(_python_runners_keys())
         self._put_prng_back()
         # The given random.Random becomes a view of the engine runner's
         # generator (same object, same draws), so that steps called one by
@@ -305,6 +314,9 @@ class Runner:
                 f"{type(self).__name__}: main() (or _setup()) was called on this runner "
                 "before, and a runner sets up and runs once: make a new runner to run again")
         self._phase = "set up"
+        # As PAMS, which reads its config when it sets up: a config changed
+        # (or replaced: runner.settings = ...) since the runner was made counts.
+        self._core.set_settings(self.settings)
         self._take_prng()
         try:
             self._core.setup()
@@ -374,6 +386,22 @@ def _prng_state(prng: Any):
     except Exception as e:
         raise TypeError(f"prng: the state of {_describe(prng)} cannot be taken "
                         f"(getstate(): {e!r})") from None
+
+
+def _python_runners_keys() -> List[str]:
+    """Every Python runner class's _simulation_keys: those of pams_cpp's
+    runners (their modules are loaded for it; their frameworks are not) and
+    of the user's subclasses defined so far."""
+    from . import jax_parallel  # noqa: F401  (its classes declare keys)
+    from . import torch_parallel  # noqa: F401
+
+    keys = set()
+    classes = [Runner]
+    while classes:
+        cls = classes.pop()
+        keys.update(cls.__dict__.get("_simulation_keys", ()))
+        classes.extend(cls.__subclasses__())
+    return sorted(keys)
 
 
 class _terminate_cleanly:

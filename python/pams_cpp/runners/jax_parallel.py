@@ -92,6 +92,7 @@ class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
     """
 
     default_start_method: Optional[str] = "spawn"
+    _simulation_keys = ("jaxPlatforms", "jaxPreallocate", "jaxMemoryFraction")
 
     def __init__(
         self,

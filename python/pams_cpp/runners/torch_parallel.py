@@ -102,6 +102,7 @@ class TorchAgentParallelRunner(MultiProcessAgentParallelRunner):
     """
 
     default_start_method: Optional[str] = "spawn"
+    _simulation_keys = ("torchNumThreads",)
     # The sharing strategy of torch.multiprocessing here and in the workers
     # (None: PyTorch's own).
     torch_sharing_strategy: Optional[str] = "file_system"
