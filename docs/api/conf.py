@@ -77,16 +77,10 @@ def _readme_links(app, relative_path, parent_docname, content):
 
 # --- Docstrings with known reST problems -------------------------------------
 # Warnings are errors (-W), so that a docstring that renders badly fails the
-# build. The docstrings below predate the Google-style rewrite of issue 27
-# (python/ is not this site's to edit); their docutils warnings are dropped
-# until that rewrite lands, and the build says when an entry is no longer
-# needed. Each entry is the "docstring of NAME" that docutils reports.
-KNOWN_BAD_DOCSTRINGS = {
-    # Args written as "name: text" lines with hanging indents, not an Args: section.
-    "pams_cpp._sweep.sweep",
-    # "|values|" and "|X|" read by reST as substitutions.
-    "pams_cpp.utils.stylized_facts.hill_tail_index",
-}
+# build. A docstring that cannot be fixed at once may be listed here (the
+# "docstring of NAME" that docutils reports): its warnings are dropped, and
+# the build says when an entry is no longer needed. None is listed now.
+KNOWN_BAD_DOCSTRINGS: set = set()
 _dropped = set()
 
 

@@ -280,14 +280,16 @@ class TensorFlowAgentParallelRunner(MultiProcessAgentParallelRunner):
         numParallel 1 and 2.
 
         When it is faster (``bench/keras_seed_bench.py``, a Keras MLP of
-        1-3 ms a call, 2-CPU machine, SequentialRunner's time over the
-        runner's): with 12 Keras agents asked every round
-        (``maxNormalOrders`` 12) and numParallel 2, 1.93x once the workers
-        are up (later runs) and 1.55x over a 1030-step run including the
-        start; with ~1.5 Keras calls a round (12 Keras + 20 FCN agents,
-        ``maxNormalOrders`` 4) it is slower (0.44x at numParallel 2): most
-        rounds have one call, and a task's round trip (about 60 us) and the
-        workers' start cost more than they save. Batching the model calls
+        1-1.5 ms a call, 2-CPU machine, SequentialRunner's time over the
+        runner's, docs/python.md "The seed's case, measured"): with 12
+        Keras agents asked every round (``maxNormalOrders`` 12) and
+        numParallel 2, 1.41x once the workers are up (1.93x on another
+        day) and 1.40x over a 1030-step run including the start; with ~1.5
+        Keras calls a round (12 Keras + 20 FCN agents, ``maxNormalOrders``
+        4) it is slower (0.66-1.09x at numParallel 2): a third of the
+        rounds have one call, which the main process runs, and the
+        workers' start and the second CPU cost about what the rounds of
+        two calls or more save. Batching the model calls
         (``batchModelCalls``, one call per model and round) gave 9.5x with
         12 agents a round and 45x with 100. Pinning (``workerCpuAffinity``)
         took two workers from 1.2-1.5x to 1.7-2.0x: a Keras call hops

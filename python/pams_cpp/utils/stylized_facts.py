@@ -116,11 +116,13 @@ def autocorrelation(values: ArrayLike, lag: int) -> float:
 
 
 def hill_tail_index(values: ArrayLike, tail_fraction: float = 0.05) -> float:
-    """The Hill (1975) estimate of the tail index of |values|: with the
-    absolute values in descending order x_(1) >= x_(2) >= ... and
-    k = floor(tail_fraction * n), k / sum_{i <= k} log(x_(i) / x_(k+1)).
-    Both tails are pooled. Smaller means fatter; a power law
-    P(|X| > x) ~ x**-alpha gives about alpha.
+    """The Hill (1975) estimate of the tail index of the values' magnitudes.
+
+    With the absolute values in descending order ``x_(1) >= x_(2) >= ...``
+    and ``k = floor(tail_fraction * n)``, the estimate is
+    ``k / sum_{i <= k} log(x_(i) / x_(k+1))``. Both tails are pooled.
+    Smaller means fatter; a power law ``P(abs(X) > x) ~ x**-alpha`` gives
+    about ``alpha``.
 
     Args:
         values (ArrayLike): the samples, e.g. log returns.
