@@ -9,6 +9,8 @@
 #include "bindings.h"
 #include "pams/config/json.h"
 #include "pams/errors.h"
+#include "pams/runners/parallel_runners.h"
+#include "pams/tensorflow/tensorflow_runner.h"
 
 namespace pams::python {
 
@@ -128,6 +130,27 @@ void BindConfig(nb::module_& m) {
   // Checks that a Python config is JSON (the ConfigError pams_cpp raises
   // for a value that is not).
   m.def("check_config", [](nb::handle settings) { ToJson(settings, ""); });
+  // The engine's rules for the parallel runners, for the Python runners
+  // that prepare workers themselves (one rule, not a copy in Python).
+  m.def("concurrency_for",
+        [](nb::handle settings) {
+          return AgentParallelRunner::ConcurrencyFor(ToJson(settings, ""));
+        },
+        nb::arg("settings"),
+        "How many calls run at once for a config: min(numParallel (default: the CPUs "
+        "less one), the largest maxNormalOrders of its sessions), at least 1.");
+  m.def("tensorflow_worker_options",
+        [](nb::handle settings) {
+          const tensorflow::Options o = tensorflow::WorkerOptionsFor(ToJson(settings, ""));
+          nb::dict d;
+          d["intra_op_threads"] = *o.intra_op_threads;
+          d["inter_op_threads"] = *o.inter_op_threads;
+          d["gpu_memory_growth"] = *o.gpu_memory_growth;
+          return d;
+        },
+        nb::arg("settings"),
+        "The TensorFlow options the TensorFlow runner gives each worker for a config "
+        "(intra_op_threads, inter_op_threads, gpu_memory_growth).");
 }
 
 }  // namespace pams::python

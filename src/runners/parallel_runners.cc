@@ -36,6 +36,34 @@ AgentParallelRunner::~AgentParallelRunner() = default;
 
 std::vector<std::string> AgentParallelRunner::SimulationKeys() { return {"numParallel"}; }
 
+int AgentParallelRunner::ConcurrencyFor(const Json& config) {
+  const unsigned cpus = std::thread::hardware_concurrency();
+  int64_t num_parallel = cpus > 1 ? static_cast<int64_t>(cpus) - 1 : 1;
+  int64_t max_normal_orders = 1;
+  if (config.is_object() && config.contains("simulation") && config["simulation"].is_object()) {
+    const Json& simulation = config["simulation"];
+    if (simulation.contains("numParallel")) {
+      const Settings n(simulation["numParallel"], "simulation.numParallel");
+      num_parallel = n.as_int();
+      if (num_parallel < 1 || num_parallel > 4096) {
+        n.fail("must be an integer between 1 and 4096, got " + n.json().dump());
+      }
+    }
+    if (simulation.contains("sessions") && simulation["sessions"].is_array()) {
+      max_normal_orders = 0;
+      for (const Json& session : simulation["sessions"]) {
+        int64_t orders = 1;  // Session's default
+        if (session.is_object() && session.contains("maxNormalOrders") &&
+            session["maxNormalOrders"].is_number_integer()) {
+          orders = session["maxNormalOrders"].get<int64_t>();
+        }
+        max_normal_orders = std::max(max_normal_orders, orders);
+      }
+    }
+  }
+  return static_cast<int>(std::max<int64_t>(1, std::min(num_parallel, max_normal_orders)));
+}
+
 void AgentParallelRunner::configure(const Settings& simulation) {
   SequentialRunner::configure(simulation);
   if (auto n = simulation.find("numParallel")) {
@@ -45,12 +73,12 @@ void AgentParallelRunner::configure(const Settings& simulation) {
     }
     num_parallel_ = static_cast<int>(v);
   }
+  // One rule for every caller (the sessions were read and checked before).
+  concurrency_ = ConcurrencyFor(settings());
   int64_t max_normal_orders = 0;
   for (const auto& session : this->simulator().sessions()) {
     max_normal_orders = std::max(max_normal_orders, session->max_normal_orders());
   }
-  concurrency_ = static_cast<int>(
-      std::max<int64_t>(1, std::min<int64_t>(num_parallel_, max_normal_orders)));
   if (concurrency_ == 1) {
     this->simulator().warn(
         class_name() + " runs nothing in parallel here: at most min(numParallel, "

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <utility>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -155,6 +156,33 @@ TEST(MultiThreadAgentParallelRunnerTest, AStopLeavesAThreadInAStuckCallBehind) {
   runner.reset();
   release.store(true);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
+
+// ConcurrencyFor is the rule a runner's concurrency() follows, for callers
+// without a runner (the Python framework runners).
+TEST(AgentParallelRunnerTest, ConcurrencyForIsTheRunnersRule) {
+  const ClassRegistry registry = ClassRegistry::WithBuiltins();
+  Json config = ParseJson(kConfig, "config");
+  for (const auto& [num_parallel, orders] :
+       std::vector<std::pair<int, int>>{{3, 3}, {8, 2}, {2, 5}, {1, 4}}) {
+    config["simulation"]["numParallel"] = num_parallel;
+    config["simulation"]["sessions"][0]["maxNormalOrders"] = orders;
+    std::unique_ptr<Runner> runner = registry.create_runner(
+        "MultiThreadAgentParallelRunner", config, Random(7), nullptr, "runner");
+    runner->setup();
+    const auto& parallel = dynamic_cast<const AgentParallelRunner&>(*runner);
+    EXPECT_EQ(AgentParallelRunner::ConcurrencyFor(config), parallel.concurrency());
+    EXPECT_EQ(parallel.concurrency(), std::min(num_parallel, orders));
+  }
+  // No sessions, no numParallel: one.
+  EXPECT_EQ(AgentParallelRunner::ConcurrencyFor(Json::object()), 1);
+  config["simulation"]["numParallel"] = 0;
+  try {
+    AgentParallelRunner::ConcurrencyFor(config);
+    ADD_FAILURE() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("simulation.numParallel"), std::string::npos);
+  }
 }
 
 }  // namespace

@@ -64,13 +64,26 @@ void ConfigureFromSettings(const Json& config) {
   Configure(OptionsFromSettings(simulation, std::nullopt));
 }
 
-void TensorFlowAgentParallelRunner::configure(const Settings& simulation) {
-  MultiProcessAgentParallelRunner::configure(simulation);
+Options WorkerOptionsFor(const Json& config) {
+  static const Json kEmpty = Json::object();
+  const Json& simulation =
+      config.is_object() && config.contains("simulation") ? config["simulation"] : kEmpty;
   // So that the workers do not use more threads than CPUs in total.
   const int cpus = std::max(1u, std::thread::hardware_concurrency());
-  options_ = OptionsFromSettings(simulation, std::max(1, cpus / concurrency()));
-  if (!options_.inter_op_threads) options_.inter_op_threads = 1;
-  if (!options_.gpu_memory_growth) options_.gpu_memory_growth = true;
+  Options options = OptionsFromSettings(
+      Settings(simulation, "simulation"),
+      std::max(1, cpus / AgentParallelRunner::ConcurrencyFor(config)));
+  if (!options.inter_op_threads) options.inter_op_threads = 1;
+  if (!options.gpu_memory_growth) options.gpu_memory_growth = true;
+  return options;
+}
+
+void TensorFlowAgentParallelRunner::configure(const Settings& simulation) {
+  MultiProcessAgentParallelRunner::configure(simulation);
+  // The keys are read through `simulation` first, so that errors and the
+  // unread-key check see them as this runner's.
+  OptionsFromSettings(simulation, std::nullopt);
+  options_ = WorkerOptionsFor(settings());
 }
 
 void TensorFlowAgentParallelRunner::on_run_start() {

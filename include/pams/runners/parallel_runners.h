@@ -91,6 +91,13 @@ class PAMS_EXPORT AgentParallelRunner : public SequentialRunner {
   // The "simulation" keys this class reads beyond SequentialRunner's
   // (ClassRegistry::declare_simulation_keys).
   static std::vector<std::string> SimulationKeys();
+  // How many calls run at once for the whole config `config`: min(
+  // numParallel (default: the CPUs less one, at least 1), the largest
+  // maxNormalOrders of its sessions (default 1)), at least 1. The rule
+  // concurrency() follows, for callers without a runner (the Python
+  // framework runners size each worker's threads by it). Throws ConfigError
+  // naming simulation.numParallel when it is not an int in 1..4096.
+  static int ConcurrencyFor(const Json& config);
 
   int num_parallel() const { return num_parallel_; }
   // The number of calls that run at once: min(numParallel, the largest

@@ -70,6 +70,13 @@ class PAMS_EXPORT TensorFlowAgentParallelRunner : public MultiProcessAgentParall
   Options options_;
 };
 
+// The options TensorFlowAgentParallelRunner gives its workers for the whole
+// config `config`: its tensorflow* keys, with intra-op threads defaulting to
+// the CPUs / AgentParallelRunner::ConcurrencyFor(config) (at least 1, so
+// that the workers together use no more threads than CPUs), one inter-op
+// thread and memory growth on. Throws ConfigError naming a bad key.
+PAMS_EXPORT Options WorkerOptionsFor(const Json& config);
+
 // The TensorFlow options set by the tensorflow* keys of `simulation`
 // (validated: ConfigError naming the key), with default_intra_op_threads
 // when tensorflowIntraOpThreads is not set (nullopt: TensorFlow's default).

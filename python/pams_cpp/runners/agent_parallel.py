@@ -123,14 +123,14 @@ def simulation_key_error(key: str, message: str) -> Exception:
 
 def concurrent_workers(settings: Dict[str, Any]) -> int:
     """How many workers a config's runs keep busy at once: min(numParallel
-    (default: CPUs - 1), the largest maxNormalOrders), at least 1, as the
-    engine counts them (the framework runners split the CPUs by it)."""
-    simulation = settings.get("simulation", {}) if isinstance(settings, dict) else {}
-    num_parallel = simulation.get("numParallel", max(1, (os.cpu_count() or 1) - 1))
-    orders = [s.get("maxNormalOrders", 1) for s in simulation.get("sessions", [])
-              if isinstance(s, dict)]
-    return max(1, min(num_parallel if isinstance(num_parallel, int) else 1,
-                      max(orders, default=1)))
+    (default: CPUs - 1), the largest maxNormalOrders), at least 1 (the
+    framework runners split the CPUs by it). The engine's rule, asked of
+    the engine.
+
+    Raises:
+        pams_cpp.ConfigError: numParallel is not an int in 1..4096.
+    """
+    return _core.concurrency_for(settings if isinstance(settings, dict) else {})
 
 
 _WORKERS_ARE_THE_ENGINES = (

@@ -48,7 +48,6 @@ from .. import _core
 from ..logs.base import Logger
 from ..simulator import Simulator
 from .agent_parallel import MultiProcessAgentParallelRunner
-from .agent_parallel import concurrent_workers
 from .agent_parallel import simulation_key_error
 
 _INSTALL_HINT = ("pip install tensorflow (or tensorflow-cpu for the CPU-only build)")
@@ -90,15 +89,14 @@ def tensorflow_options(config: Dict[str, Any]) -> Dict[str, Any]:
             raise simulation_key_error(key, f"must be an integer between 1 and 4096, got {value!r}")
         return value
 
-    intra_default = max(1, (os.cpu_count() or 1) // concurrent_workers(config))
+    # Checked here first, for messages in Python's words; the values,
+    # defaults included, are the engine's rule (WorkerOptionsFor).
+    count("tensorflowIntraOpThreads", 1)
+    count("tensorflowInterOpThreads", 1)
     growth = simulation.get("tensorflowGpuMemoryGrowth", True)
     if not isinstance(growth, bool):
         raise simulation_key_error("tensorflowGpuMemoryGrowth", f"must be true or false, got {growth!r}")
-    return {
-        "intra_op_threads": count("tensorflowIntraOpThreads", intra_default),
-        "inter_op_threads": count("tensorflowInterOpThreads", 1),
-        "gpu_memory_growth": growth,
-    }
+    return dict(_core.tensorflow_worker_options(config if isinstance(config, dict) else {}))
 
 
 def configure_tensorflow(config: Any) -> Dict[str, Any]:
