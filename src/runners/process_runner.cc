@@ -1036,9 +1036,6 @@ void MultiProcessAgentParallelRunner::on_run_end() {
                    t.rounds, t.local_tasks, t.remote_tasks, t.send_seconds,
                    t.here_seconds, t.wait_seconds);
     }
-  }
-  round_times_ = RoundTimes{};
-  if (workers_) {
     // A stopped run's workers go with it (Ctrl-C stops everything).
     if (KeepsWorkers() && !StopRequested() && workers_->healthy()) {
       workers_->EndRun();
@@ -1048,6 +1045,7 @@ void MultiProcessAgentParallelRunner::on_run_end() {
     }
   }
   workers_.reset();
+  round_times_ = RoundTimes{};
   SimulationJournal::Attach(&simulator(), nullptr);
   journal_.reset();
 }
@@ -1107,10 +1105,15 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   // A failed round changes no agent, as in PAMS's process runner: the
   // agents that ran here are put back as they were before the round (their
   // states saved first), and the states workers sent are applied only once
-  // every task of the round succeeded.
+  // every task of the round succeeded. A round of built-in agents only
+  // (whose calls fail only on an engine error, and take about as long as
+  // saving a state) saves none.
   snapshots_.resize(agents.size());
   states_.resize(agents.size());
   ran_here_.clear();
+  const bool save_states = std::any_of(agents.begin(), agents.end(), [](const Agent* a) {
+    return !a->has_cheap_submit_orders();
+  });
   auto undo_here = [&] {
     for (size_t i : ran_here_) agents[i]->deserialize_state(snapshots_[i]);
     ran_here_.clear();
@@ -1122,9 +1125,11 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     std::sort(which.begin(), which.end());
     for (size_t i : which) {
       TaskResult& r = (*results)[i];
-      snapshots_[i].clear();
-      agents[i]->serialize_state(&snapshots_[i]);
-      ran_here_.push_back(i);
+      if (save_states) {
+        snapshots_[i].clear();
+        agents[i]->serialize_state(&snapshots_[i]);
+        ran_here_.push_back(i);
+      }
       RunAgentTask(agents[i], markets(), &r.actions, &r.error, &r.warnings, &r.host_error);
       if (!r.error.empty() || StopRequested()) return false;
     }
@@ -1149,9 +1154,9 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   // The main process works as one more worker, as the thread runner's
   // calling thread does, and at most as many take part as there are CPUs:
   // the main process and up to CPUs - 1 workers. Its share is the larger
-  // one, since its calls skip the hand-over (a worker's task costs about
-  // 0.5 ms more for a Python agent). On 2 CPUs, two TensorFlow workers and
-  // the main process calling Keras at once were slower than two of them.
+  // one, since its calls skip the hand-over to a worker. On 2 CPUs, two
+  // TensorFlow workers and the main process calling Keras at once were
+  // slower than two of them.
   const size_t local_before = local_.size();
   size_t helpers = workers_->ready_count();
   if (tasks_here_ && remote_.size() > 1) {
