@@ -4,7 +4,7 @@ same files as `pams run`: stdout as PAMS's MarketStepPrintLogger, plus
 --steps-csv and --agents-csv with the columns pams-cpp writes.
 
 This is the reference side of the differential tests. Run it with the
-reference environment (see tests/differential/reference_env.sh): Debian's
+reference environment (tests/differential/differential_test.py sets it): Debian's
 python3 with Debian's numpy/scipy on reference BLAS/LAPACK, numpy's AVX-512
 exp switched off. `--check-env` refuses to run otherwise.
 

@@ -1,6 +1,5 @@
 """The user classes of PAMS's samples, written for the reference runs (their
-C++ versions are in samples/plugin/). What they do is described in
-../shared/reference/pams-samples/README.md.
+C++ versions are in samples/plugin/, whose sources say what each does).
 """
 from pams import Market
 from pams.agents import FCNAgent

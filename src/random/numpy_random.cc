@@ -1,6 +1,6 @@
 // NumpyRandom: numpy's default_rng(seed) (SeedSequence -> PCG64) and the
 // float64 ziggurat of Generator.standard_normal, reproduced bit for bit
-// (numpy >= 1.21; SPEC.md sections 4 and 5 in shared/reference/rng).
+// (numpy >= 1.21: bit_generator.pyx, _pcg64.pyx, distributions.c).
 
 #include "pams/random/numpy_random.h"
 

@@ -1,5 +1,5 @@
-// Tests for NumpyRandom against vectors.json, which real numpy 1.24 drew
-// (shared/reference/rng/make_vectors.py): seeding state, raw outputs, and
+// Tests for NumpyRandom against testdata/vectors.json, which real numpy 1.24
+// drew (a script outside this repository wrote it): seeding state, raw outputs, and
 // standard_normal bit for bit, including two 100,000-draw streams that reach
 // the ziggurat's rare tail and wedge branches.
 

@@ -1,6 +1,6 @@
 // Random: CPython's random.Random, reproduced bit for bit. The MT19937 core
 // follows CPython's _randommodule.c, the methods follow Lib/random.py (3.11);
-// SPEC.md sections 2 and 3 (shared/reference/rng) describe both.
+// (CPython's sources are the specification).
 
 #include "pams/random/random.h"
 

@@ -1,5 +1,6 @@
-// Tests for Random against vectors.json, which real CPython 3.11 drew
-// (shared/reference/rng/make_vectors.py): every list is compared bit for bit.
+// Tests for Random against testdata/vectors.json, which real CPython 3.11
+// drew (a script outside this repository wrote it): every list is compared bit
+// for bit.
 
 #include "pams/random/random.h"
 

@@ -1,7 +1,8 @@
 // NumpyRandom: the part of numpy's random.default_rng(seed) that PAMS draws
 // from: SeedSequence seeding, the PCG64 bit generator and the float64 ziggurat
-// of Generator.standard_normal, reproduced bit for bit (numpy 1.21 and later;
-// see ../shared/reference/rng/SPEC.md, sections 4 and 5).
+// of Generator.standard_normal, reproduced bit for bit (numpy 1.21 and later:
+// numpy/random/bit_generator.pyx, _pcg64.pyx and src/distributions/
+// distributions.c with ziggurat_constants.h describe them).
 //
 // Thread safety: a plain value, like Random. One object, one thread at a time.
 

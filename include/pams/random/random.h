@@ -5,7 +5,8 @@
 //
 // Every method below names the CPython method it reproduces; for the same seed
 // and the same sequence of calls, the results are bit-identical to CPython
-// 3.9-3.14 (see ../shared/reference/rng/SPEC.md, sections 2 and 3).
+// 3.9-3.14 (CPython's Modules/_randommodule.c and Lib/random.py describe
+// them).
 //
 // Thread safety: a Random is a plain value. Distinct objects may be used from
 // distinct threads; one object must not be used by two threads at once.

@@ -1,6 +1,7 @@
 // TensorFlowAgentParallelRunner: MultiProcessAgentParallelRunner whose worker
 // processes are prepared for agents that run TensorFlow in submit_orders()
-// (../shared/spec/tensorflow-agent-parallel-runner.txt, in C++).
+// (the runner of PAMS's development branch, pams/runners/tensorflow_parallel.py,
+// in C++).
 //
 // * Workers start with "spawn" by default: TensorFlow is not fork-safe once
 //   it has run (a forked child keeps none of its thread pools). "forkserver"
