@@ -434,6 +434,11 @@ class Slow(pams_cpp.agents.FCNAgent):
         return super().submit_orders(markets)
 
 if __name__ == "__main__":
+    # Python installs its SIGINT handler only where SIGINT is not ignored
+    # already, and a shell without job control starts background commands
+    # with SIGINT ignored: this test's Ctrl-C must not depend on how the
+    # tests were started.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     config = json.load(open({os.path.join(ROOT, 'samples/CI2002/config.json')!r}))
     config["FCNAgents"]["class"] = "Slow"
     config["simulation"].update(numParallel=2, startMethod="spawn", workerTimeout=30)
