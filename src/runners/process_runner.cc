@@ -1021,6 +1021,8 @@ void MultiProcessAgentParallelRunner::on_run_start() {
     workers_->set_program(worker_program_, worker_argv_, worker_starter_);
     workers_->Start(start_method_, concurrency(), &registry());
   }
+  // Once a run, not a round: it asks the kernel.
+  max_helpers_ = AllowedCpus().size() - 1;
   workers_->set_start_hint(worker_start_hint_);
   workers_->BeginRun(init, worker_start_timeout_, [this] { return StopRequested(); });
 }
@@ -1160,8 +1162,7 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   const size_t local_before = local_.size();
   size_t helpers = workers_->ready_count();
   if (tasks_here_ && remote_.size() > 1) {
-    const size_t cpus = std::max<size_t>(AllowedCpus().size(), 1);
-    helpers = std::min(helpers, cpus - 1);
+    helpers = std::min(helpers, max_helpers_);
     const size_t share = (remote_.size() + helpers) / (helpers + 1);  // rounded up
     for (size_t k = 0; k < share; ++k) {
       local_.push_back(remote_.back());

@@ -80,9 +80,6 @@ Options WorkerOptionsFor(const Json& config) {
 
 void TensorFlowAgentParallelRunner::configure(const Settings& simulation) {
   MultiProcessAgentParallelRunner::configure(simulation);
-  // The keys are read through `simulation` first, so that errors and the
-  // unread-key check see them as this runner's.
-  OptionsFromSettings(simulation, std::nullopt);
   options_ = WorkerOptionsFor(settings());
 }
 

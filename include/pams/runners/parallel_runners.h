@@ -266,6 +266,9 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   int worker_nice_ = 4;
   // Whether this run's main process runs tasks (on_run_start).
   bool tasks_here_ = false;
+  // The most workers that share a round with the main process: one CPU
+  // each beside its own (on_run_start).
+  size_t max_helpers_ = 0;
   std::optional<bool> main_process_runs_tasks_;
   std::string worker_pool_key_extra_;
   std::string worker_start_hint_;

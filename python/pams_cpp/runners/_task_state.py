@@ -19,7 +19,6 @@ import contextvars
 import copyreg
 import io
 import pickle
-import warnings
 from typing import Any
 from typing import Callable
 from typing import Dict
@@ -28,6 +27,7 @@ from typing import Optional
 from typing import Set
 from typing import Tuple
 
+from .._warnings import warn as warn_at_user_line
 from ..order import Order
 
 # The fields the engine gives every agent (the same objects in each process).
@@ -244,9 +244,10 @@ def _warn_unsynced(agent: Any, names: Tuple[str, ...]) -> None:
     if not new:
         return
     _warned.update((cls, n) for n in new)
-    warnings.warn(
+    # At the user's line (the runner's main()), as the engine's warnings are.
+    warn_at_user_line(
         f"{UNSYNCED_CHANGES_WARNING}: {cls.__name__} assigned or deleted "
         f"{', '.join(repr(n) for n in new)} in submit_orders in a worker process, which "
         f"{cls.__name__}.synced_attributes does not list, so the main process keeps the old "
         f"values: list them in {cls.__name__}.synced_attributes to keep the changes",
-        UserWarning, stacklevel=2)
+        UserWarning)
