@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "agents.h"
+#include "attr_names.h"
 #include "bindings.h"
 #include "pams/agents/agent.h"
 #include "pams/agents/arbitrage_agent.h"
@@ -69,33 +70,34 @@ T OrderField(nb::handle value, const char* name, const char* expected) {
 
 // The fields of a Python Order (PAMS's attribute names), for the engine.
 Order ToOrder(nb::handle o) {
+  const AttrNames& n = Attrs();
   Order order;
-  order.agent_id = OrderField<int>(o.attr("agent_id"), "agent_id", "an int");
-  order.market_id = OrderField<int>(o.attr("market_id"), "market_id", "an int");
-  order.is_buy = OrderField<bool>(o.attr("is_buy"), "is_buy", "True or False");
-  nb::object kind = o.attr("kind");
-  if (!nb::hasattr(kind, "kind_id")) {
+  order.agent_id = OrderField<int>(o.attr(n.agent_id), "agent_id", "an int");
+  order.market_id = OrderField<int>(o.attr(n.market_id), "market_id", "an int");
+  order.is_buy = OrderField<bool>(o.attr(n.is_buy), "is_buy", "True or False");
+  nb::object kind = o.attr(n.kind);
+  if (!nb::hasattr(kind, n.kind_id)) {
     throw SimulationError("an order's kind must be LIMIT_ORDER or MARKET_ORDER, got " +
                           std::string(nb::repr(kind).c_str()));
   }
-  order.kind = OrderField<int>(kind.attr("kind_id"), "kind", "LIMIT_ORDER or MARKET_ORDER") == 1
+  order.kind = OrderField<int>(kind.attr(n.kind_id), "kind", "LIMIT_ORDER or MARKET_ORDER") == 1
                    ? OrderKind::kLimit
                    : OrderKind::kMarket;
-  nb::object volume = o.attr("volume");
+  nb::object volume = o.attr(n.volume);
   if (!PyLong_Check(volume.ptr()) || PyBool_Check(volume.ptr())) {
     throw SimulationError("an order's volume must be an int, got " +
                           std::string(nb::repr(volume).c_str()));
   }
   order.volume = OrderField<int64_t>(volume, "volume", "an int of 64 bits");
-  nb::object price = o.attr("price");
+  nb::object price = o.attr(n.price);
   if (!price.is_none()) order.price = OrderField<double>(price, "price", "a number or None");
-  nb::object ttl = o.attr("ttl");
+  nb::object ttl = o.attr(n.ttl);
   if (!ttl.is_none()) order.ttl = OrderField<int64_t>(ttl, "ttl", "an int or None");
-  nb::object order_id = o.attr("order_id");
+  nb::object order_id = o.attr(n.order_id);
   if (!order_id.is_none()) {
     order.order_id = OrderField<int64_t>(order_id, "order_id", "an int or None");
   }
-  nb::object placed_at = o.attr("placed_at");
+  nb::object placed_at = o.attr(n.placed_at);
   if (!placed_at.is_none()) {
     order.placed_at = OrderField<int64_t>(placed_at, "placed_at", "an int or None");
   }
@@ -119,12 +121,13 @@ void CheckNotSubmitted(nb::handle order, std::span<const nb::handle> earlier) {
           "Order object per order");
     }
   }
-  nb::object placed_at = order.attr("placed_at");
-  nb::object order_id = order.attr("order_id");
+  const AttrNames& n = Attrs();
+  nb::object placed_at = order.attr(n.placed_at);
+  nb::object order_id = order.attr(n.order_id);
   if (placed_at.is_none() && order_id.is_none()) return;
   std::string detail = "order " + std::string(nb::repr(order_id).c_str()) + ", placed at step " +
                        std::string(nb::repr(placed_at).c_str());
-  nb::object volume = order.attr("volume");
+  nb::object volume = order.attr(n.volume);
   if (PyLong_Check(volume.ptr()) && nb::cast<int64_t>(volume) == 0) {
     detail += ", fully executed";
   }
@@ -135,17 +138,18 @@ void CheckNotSubmitted(nb::handle order, std::span<const nb::handle> earlier) {
 
 Action ToAction(const PythonClasses& classes, nb::handle action,
                 std::span<const nb::handle> earlier) {
+  const AttrNames& n = Attrs();
   try {
     if (nb::isinstance(action, classes.order)) {
-      if (nb::cast<bool>(action.attr("is_canceled"))) {
+      if (nb::cast<bool>(action.attr(n.is_canceled))) {
         throw SimulationError("the order is already canceled");
       }
       CheckNotSubmitted(action, earlier);
       return ToOrder(action);
     }
     if (nb::isinstance(action, classes.cancel)) {
-      nb::object order = action.attr("order");
-      if (!action.attr("placed_at").is_none()) {
+      nb::object order = action.attr(n.order);
+      if (!action.attr(n.placed_at).is_none()) {
         throw SimulationError("the cancel was already submitted");
       }
       if (!nb::isinstance(order, classes.order)) {
@@ -162,7 +166,7 @@ Action ToAction(const PythonClasses& classes, nb::handle action,
           throw SimulationError("the order to cancel was not submitted before");
         }
       }
-      if (nb::cast<bool>(order.attr("is_canceled"))) {
+      if (nb::cast<bool>(order.attr(n.is_canceled))) {
         throw SimulationError("the order to cancel is already canceled");
       }
       return cancel;
@@ -177,19 +181,25 @@ Action ToAction(const PythonClasses& classes, nb::handle action,
 
 nb::object ToPythonAction(const PythonRun& run, const Action& action) {
   const PythonClasses& classes = run.classes;
+  const AttrNames& n = Attrs();
   auto order_object = [&](const Order& o) {
     const Market* market = run.find_market(o.market_id);
-    nb::object obj = classes.order.attr("__new__")(classes.order);
-    obj.attr("agent_id") = o.agent_id;
-    obj.attr("market_id") = o.market_id;
-    obj.attr("is_buy") = o.is_buy;
-    obj.attr("kind") = classes.kind(o.kind);
-    obj.attr("volume") = o.volume;
-    obj.attr("placed_at") = o.placed_at >= 0 ? nb::object(nb::int_(o.placed_at)) : nb::none();
-    obj.attr("price") = o.price ? PriceObject(market, *o.price) : nb::none();
-    obj.attr("order_id") = o.order_id >= 0 ? nb::object(nb::int_(o.order_id)) : nb::none();
-    obj.attr("ttl") = o.ttl ? nb::object(nb::int_(*o.ttl)) : nb::none();
-    obj.attr("is_canceled") = false;
+    // Order.__new__(Order) without the lookup of __new__: the class's own
+    // slot (object's, as Order defines no __new__).
+    auto* type = reinterpret_cast<PyTypeObject*>(classes.order.ptr());
+    nb::object empty = nb::steal(PyTuple_New(0));
+    nb::object obj = nb::steal(type->tp_new(type, empty.ptr(), nullptr));
+    if (!obj.is_valid()) throw nb::python_error();
+    obj.attr(n.agent_id) = o.agent_id;
+    obj.attr(n.market_id) = o.market_id;
+    obj.attr(n.is_buy) = o.is_buy;
+    obj.attr(n.kind) = classes.kind(o.kind);
+    obj.attr(n.volume) = o.volume;
+    obj.attr(n.placed_at) = o.placed_at >= 0 ? nb::object(nb::int_(o.placed_at)) : nb::none();
+    obj.attr(n.price) = o.price ? PriceObject(market, *o.price) : nb::none();
+    obj.attr(n.order_id) = o.order_id >= 0 ? nb::object(nb::int_(o.order_id)) : nb::none();
+    obj.attr(n.ttl) = o.ttl ? nb::object(nb::int_(*o.ttl)) : nb::none();
+    obj.attr(n.is_canceled) = false;
     return obj;
   };
   if (const auto* order = std::get_if<Order>(&action)) return order_object(*order);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "agents.h"
+#include "attr_names.h"
 #include "binding_helpers.h"
 #include "bindings.h"
 #include "events.h"
@@ -483,20 +484,23 @@ void BindHandBuiltMarkets(nb::module_& m) {
 // as the engine's log: what a program driving a simulation by hand writes
 // to the engine's loggers (MarketStepPrintLogger, the CSV loggers, ...).
 void FeedLogger(Logger& logger, nb::handle log) {
-  const std::string kind = nb::cast<std::string>(log.type().attr("__name__"));
+  const AttrNames& n = Attrs();
+  // The class's __name__ without making a Python string (a heap type's
+  // tp_name is its __name__): a hand-driven loop feeds logs every step.
+  const std::string_view kind = Py_TYPE(log.ptr())->tp_name;
   auto simulator = [&]() -> Simulator& {
-    nb::handle sim = log.attr("simulator");
-    nb::object core = nb::getattr(sim, "_core", nb::none());
+    nb::object sim = log.attr(n.simulator);
+    nb::object core = nb::getattr(sim, n.core, nb::none());
     if (core.is_none()) Raise(PyExc_TypeError, "the log's simulator is no pams_cpp Simulator");
     return nb::cast<Simulator&>(core);
   };
-  auto session = [&]() -> const Session& { return nb::cast<const Session&>(log.attr("session")); };
+  auto session = [&]() -> const Session& { return nb::cast<const Session&>(log.attr(n.session)); };
   if (kind == "MarketStepBeginLog") {
     logger.process_market_step_begin_log(
-        MarketStepBeginLog{session(), MarketArg(log.attr("market")), simulator()});
+        MarketStepBeginLog{session(), MarketArg(log.attr(n.market)), simulator()});
   } else if (kind == "MarketStepEndLog") {
     logger.process_market_step_end_log(
-        MarketStepEndLog{session(), MarketArg(log.attr("market")), simulator()});
+        MarketStepEndLog{session(), MarketArg(log.attr(n.market)), simulator()});
   } else if (kind == "SessionBeginLog") {
     logger.process_session_begin_log(SessionBeginLog{session(), simulator()});
   } else if (kind == "SessionEndLog") {
@@ -519,7 +523,7 @@ void FeedLogger(Logger& logger, nb::handle log) {
         KindOf(log.attr("kind")), nb::cast<int64_t>(log.attr("volume")),
         OptionalDouble(log.attr("price")), OptionalInt(log.attr("ttl"))});
   } else {
-    Raise(PyExc_NotImplementedError, "no engine log is a " + kind);
+    Raise(PyExc_NotImplementedError, "no engine log is a " + std::string(kind));
   }
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "attr_names.h"
 #include "bindings.h"
 #include "pams/market/market.h"
 #include "pams/simulator/session.h"
@@ -29,7 +30,7 @@ void PythonLogger::Call(F&& f) {
 }
 
 nb::object PythonLogger::SessionObject(const Session& session) const {
-  return OwnedBy(const_cast<Session*>(&session), run_->owner);
+  return run_->SessionObject(session);
 }
 
 nb::object PythonLogger::MarketObject(const Market& market) const {
@@ -78,19 +79,31 @@ void PythonLogger::process_session_end_log(const SessionEndLog& log) {
   });
 }
 
-// The logs processed at once.
+// The logs processed at once: through write_and_direct_process, or, when
+// the logger's class overrides neither it nor process, straight to the
+// method process would call (two Python calls fewer per market and step).
 void PythonLogger::process_market_step_begin_log(const MarketStepBeginLog& log) {
   if (!kinds_.market_step_begin) return;
   Call([&] {
-    logger_.attr("write_and_direct_process")(run_->classes.market_step_begin_log(
-        SessionObject(log.session), MarketObject(log.market), run_->simulator_object));
+    nb::object py = run_->classes.market_step_begin_log(
+        SessionObject(log.session), MarketObject(log.market), run_->simulator_object);
+    if (kinds_.direct) {
+      logger_.attr(Attrs().process_market_step_begin_log)(nb::arg("log") = py);
+    } else {
+      logger_.attr(Attrs().write_and_direct_process)(py);
+    }
   });
 }
 void PythonLogger::process_market_step_end_log(const MarketStepEndLog& log) {
   if (!kinds_.market_step_end) return;
   Call([&] {
-    logger_.attr("write_and_direct_process")(run_->classes.market_step_end_log(
-        SessionObject(log.session), MarketObject(log.market), run_->simulator_object));
+    nb::object py = run_->classes.market_step_end_log(
+        SessionObject(log.session), MarketObject(log.market), run_->simulator_object);
+    if (kinds_.direct) {
+      logger_.attr(Attrs().process_market_step_end_log)(nb::arg("log") = py);
+    } else {
+      logger_.attr(Attrs().write_and_direct_process)(py);
+    }
   });
 }
 

@@ -33,6 +33,9 @@ struct PythonLogKinds {
   bool execution = true;
   bool market_step_begin = true;
   bool market_step_end = true;
+  // The class overrides neither write_and_direct_process nor process: a
+  // market step log may go straight to its process_market_step_*_log.
+  bool direct = false;
 };
 
 class PythonLogger final : public Logger {

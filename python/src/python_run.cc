@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "attr_names.h"
 #include "bindings.h"
 #include "pams/errors.h"
 #include "pams/market/market.h"
@@ -65,6 +66,15 @@ nb::object PythonRun::MarketObject(const Market& market) const {
     if (nb::inst_check(m) && nb::inst_ptr<Market>(m) == &market) return m;
   }
   return OwnedBy(const_cast<Market*>(&market), owner);
+}
+
+nb::object PythonRun::SessionObject(const Session& session) {
+  for (const auto& [known, object] : session_objects) {
+    if (known == &session) return object;
+  }
+  nb::object object = OwnedBy(const_cast<Session*>(&session), owner);
+  session_objects.emplace_back(&session, object);
+  return object;
 }
 
 // ------------------------------------------------------------- Python logs
@@ -183,7 +193,10 @@ void OrderMirror::Forget(int agent_id) {
 }
 
 void OrderMirror::ForgetAll() {
-  pending_.clear();
+  // The agents' queues stay (empty): a hand-driven loop forgets every step,
+  // and making them again cost an allocation per agent and step.
+  if (n_pending_ == 0) return;
+  for (auto& [agent, queue] : pending_) queue.clear();
   n_pending_ = 0;
 }
 
@@ -221,21 +234,22 @@ void OrderMirror::process_order_log(const OrderLog& log) {
   auto it = pending_.find(log.agent_id);
   if (it == pending_.end() || it->second.empty()) return;
   nb::gil_scoped_acquire gil;
+  const AttrNames& n = Attrs();
   nb::object order = std::move(it->second.front());
   it->second.pop_front();
   --n_pending_;
   // What the market made of the order (events may have changed it, the
   // price is on the tick grid now), as PAMS's market leaves it.
   const Market* market = (*markets_)(log.market_id);
-  order.attr("order_id") = log.order_id;
-  order.attr("placed_at") = log.time;
-  order.attr("is_buy") = log.is_buy;
-  if (nb::cast<int>(order.attr("kind").attr("kind_id")) != static_cast<int>(log.kind)) {
-    order.attr("kind") = classes_->kind(log.kind);
+  order.attr(n.order_id) = log.order_id;
+  order.attr(n.placed_at) = log.time;
+  order.attr(n.is_buy) = log.is_buy;
+  if (nb::cast<int>(order.attr(n.kind).attr(n.kind_id)) != static_cast<int>(log.kind)) {
+    order.attr(n.kind) = classes_->kind(log.kind);
   }
-  order.attr("volume") = log.volume;
-  order.attr("price") = log.price ? PriceObject(market, *log.price) : nb::none();
-  order.attr("ttl") = log.ttl ? nb::object(nb::int_(*log.ttl)) : nb::none();
+  order.attr(n.volume) = log.volume;
+  order.attr(n.price) = log.price ? PriceObject(market, *log.price) : nb::none();
+  order.attr(n.ttl) = log.ttl ? nb::object(nb::int_(*log.ttl)) : nb::none();
   live_.emplace(std::make_pair(log.market_id, log.order_id), std::move(order));
 }
 
@@ -244,11 +258,12 @@ void OrderMirror::process_cancel_log(const CancelLog& log) {
   auto it = pending_.find(log.agent_id);
   if (it == pending_.end() || it->second.empty()) return;
   nb::gil_scoped_acquire gil;
+  const AttrNames& n = Attrs();
   nb::object cancel = std::move(it->second.front());
   it->second.pop_front();
   --n_pending_;
-  cancel.attr("placed_at") = log.cancel_time;
-  cancel.attr("order").attr("is_canceled") = true;
+  cancel.attr(n.placed_at) = log.cancel_time;
+  cancel.attr(n.order).attr(n.is_canceled) = true;
   live_.erase({log.market_id, log.order_id});
 }
 
@@ -258,8 +273,9 @@ void OrderMirror::process_execution_log(const ExecutionLog& log) {
     auto it = live_.find({log.market_id, order_id});
     if (it == live_.end()) continue;
     nb::gil_scoped_acquire gil;
-    const int64_t left = nb::cast<int64_t>(it->second.attr("volume")) - log.volume;
-    it->second.attr("volume") = left;
+    const AttrNames& n = Attrs();
+    const int64_t left = nb::cast<int64_t>(it->second.attr(n.volume)) - log.volume;
+    it->second.attr(n.volume) = left;
     if (left <= 0) live_.erase(it);
   }
 }

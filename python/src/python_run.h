@@ -34,6 +34,7 @@
 
 namespace pams {
 class Market;
+class Session;
 class Simulator;
 }  // namespace pams
 
@@ -218,6 +219,12 @@ struct PythonRun {
   // program built by hand, or one Python has seen), else the runner's by
   // id. REQUIRES: the GIL is held.
   nb::object MarketObject(const Market& market) const;
+  // The Python object of an engine session, kept for the run: the logs of
+  // every step then share one (as PAMS's share its Session) instead of
+  // making one per log. REQUIRES: the GIL is held.
+  nb::object SessionObject(const Session& session);
+  // The sessions' objects SessionObject made (a run has a few sessions).
+  std::vector<std::pair<const Session*, nb::object>> session_objects;
 
   template <typename Visit>
   void Traverse(Visit&& visit) const {
@@ -226,10 +233,12 @@ struct PythonRun {
     visit(markets.ptr());
     visit(simulator_object.ptr());
     visit(find_order.ptr());
+    for (const auto& [session, object] : session_objects) visit(object.ptr());
   }
   // REQUIRES: the GIL is held.
   void Clear() {
     mirror.Clear();
+    session_objects.clear();
     markets = nb::object();
     simulator_object = nb::object();
   }

@@ -580,13 +580,14 @@ void BindRunner(nb::module_& m) {
       .def("make_replica", &PyRunner::MakeReplica, nb::arg("config_directory"))
       .def("add_python_logger",
            [](PyRunner& r, nb::object logger, bool order, bool cancel, bool expiration,
-              bool execution, bool market_step_begin, bool market_step_end) {
+              bool execution, bool market_step_begin, bool market_step_end, bool direct) {
              r.AddPythonLogger(std::move(logger),
                                PythonLogKinds{order, cancel, expiration, execution,
-                                              market_step_begin, market_step_end});
+                                              market_step_begin, market_step_end, direct});
            },
            nb::arg("logger"), nb::arg("order"), nb::arg("cancel"), nb::arg("expiration"),
-           nb::arg("execution"), nb::arg("market_step_begin"), nb::arg("market_step_end"))
+           nb::arg("execution"), nb::arg("market_step_begin"), nb::arg("market_step_end"),
+           nb::arg("direct") = false)
       .def("set_python_objects", &PyRunner::SetPythonObjects, nb::arg("markets"),
            nb::arg("simulator"))
       .def("set_progress", &PyRunner::SetProgress, nb::arg("progress").none())

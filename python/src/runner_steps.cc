@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "agents.h"
+#include "attr_names.h"
 #include "bindings.h"
 #include "hand_built.h"
 #include "pams/agents/agent.h"
@@ -111,7 +112,7 @@ void InstallAsk(Runner& runner, PythonRun& run, nb::handle ask, Session& session
             Raise(PyExc_AssertionError, "currently order is not accepted");
           }
           for (nb::handle a : objects) {
-            nb::object id = nb::getattr(a, "agent_id", nb::none());
+            nb::object id = nb::getattr(a, Attrs().agent_id, nb::none());
             if (id.is_none() || !id.equal(nb::int_(agent->agent_id()))) {
               Raise(PyExc_ValueError,
                     "spoofing order is not allowed. please check agent_id in order");
@@ -197,12 +198,12 @@ void FillBatches(Runner& runner, PythonRun& run, nb::handle local_orders) {
     for (size_t i = 0; i < objects.size(); ++i) {
       nb::handle a = objects[i];
       if (nb::isinstance(a, run.classes.cancel)) {
-        nb::object order = a.attr("order");
+        nb::object order = a.attr(Attrs().order);
         bool in_own = false;
         for (size_t k = 0; k < i; ++k) in_own = in_own || objects[k].is(order);
         Cancel cancel;
         if (!in_own && nb::isinstance(order, run.classes.order) &&
-            order.attr("order_id").is_none() && find_elsewhere(order, b, &cancel)) {
+            order.attr(Attrs().order_id).is_none() && find_elsewhere(order, b, &cancel)) {
           cancel.order = std::get<Order>(ToAction(run.classes, order, {}));
           batch.actions.push_back(cancel);
           if (batch.agent == nullptr) batch.agent = runner.simulator().find_agent(cancel.agent_id());
@@ -236,6 +237,31 @@ void FillBatches(Runner& runner, PythonRun& run, nb::handle local_orders) {
 }  // namespace
 
 void BindRunnerSteps(nb::module_& m) {
+  // Whether a method of a class was replaced at run time: for each (class,
+  // name, original) of `checks`, whether the class's own dict holds
+  // something else under the name now. Each step of a hand-driven loop asks
+  // this of every built-in agent class its agents use (the Python loop it
+  // replaces cost more than the rest of the step's Python layer).
+  m.def("_any_method_replaced", [](nb::list checks) {
+    for (nb::handle check : checks) {
+      if (!PyTuple_Check(check.ptr()) || PyTuple_GET_SIZE(check.ptr()) != 3 ||
+          !PyType_Check(PyTuple_GET_ITEM(check.ptr(), 0))) {
+        throw nb::type_error("_any_method_replaced takes (class, name, original) tuples");
+      }
+      PyObject* dict =
+          reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(check.ptr(), 0))->tp_dict;
+      PyObject* now = dict != nullptr
+                          ? PyDict_GetItemWithError(dict, PyTuple_GET_ITEM(check.ptr(), 1))
+                          : nullptr;
+      if (now == nullptr && PyErr_Occurred()) throw nb::python_error();
+      // A missing name counts as replaced unless it was missing before.
+      if (now != PyTuple_GET_ITEM(check.ptr(), 2) &&
+          !(now == nullptr && PyTuple_GET_ITEM(check.ptr(), 2) == Py_None)) {
+        return true;
+      }
+    }
+    return false;
+  });
   m.def("_runner_context", [](nb::handle core) {
     Runner& runner = EngineOfRunnerCore(core);
     return nb::cast(new SimulationContext(&runner.simulator(), &PythonRunOf(core), core),

@@ -155,7 +155,7 @@ def test_override_detection():
 
 @pytest.mark.parametrize("logger, seed", [("RecordingLogger", 1), ("RecordingLogger", 2),
                                           ("RecordingLogger", 3), ("StepEndLogger", 1),
-                                          ("ProcessLogger", 1)])
+                                          ("ProcessLogger", 1), ("DirectWriteLogger", 1)])
 @pytest.mark.parametrize("name", ["keeper", "shock_transfer"])
 def test_python_loggers_receive_what_pams_gives(logger, name, seed, capsys):
     """Every log a Python logger receives, in the same order, every field."""
@@ -178,8 +178,11 @@ def test_a_logger_sees_only_the_kinds_it_overrides():
 
     kinds = _log_kinds(OUR_LOGGERS["StepEndLogger"])
     assert kinds == {"order": False, "cancel": False, "expiration": False, "execution": False,
-                     "market_step_begin": False, "market_step_end": True}
-    assert all(_log_kinds(OUR_LOGGERS["ProcessLogger"]).values())
+                     "market_step_begin": False, "market_step_end": True,
+                     "direct": True}  # its step logs may skip write_and_direct_process
+    kinds = _log_kinds(OUR_LOGGERS["ProcessLogger"])
+    assert kinds.pop("direct") is False and all(kinds.values())
+    assert _log_kinds(OUR_LOGGERS["DirectWriteLogger"])["direct"] is False
 
 
 def test_a_market_step_saver_subclass_keeps_more_as_in_pams(capsys):

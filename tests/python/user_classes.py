@@ -84,7 +84,17 @@ def define_loggers(pkg):
         def process(self, logs):
             self.records.append([fields(log) for log in logs])
 
-    return {cls.__name__: cls for cls in (RecordingLogger, StepEndLogger, ProcessLogger)}
+    class DirectWriteLogger(StepEndLogger):
+        """Overrides how market step logs are handed over: the engine must
+        call write_and_direct_process, not the process method at once."""
+
+        def write_and_direct_process(self, log):
+            self.records.append(("write_and_direct_process", type(log).__name__,
+                                 log.session is self.__dict__.setdefault("session", log.session)))
+            super().write_and_direct_process(log)
+
+    return {cls.__name__: cls
+            for cls in (RecordingLogger, StepEndLogger, ProcessLogger, DirectWriteLogger)}
 
 
 def define_events(pkg):

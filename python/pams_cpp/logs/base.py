@@ -33,7 +33,16 @@ class Log:
         Args:
             logger (Logger): the logger.
         """
-        logger.write_and_direct_process(log=self)
+        cls = type(logger)
+        direct = _FEEDS_DIRECTLY.get(cls)
+        if direct is None:
+            direct = _FEEDS_DIRECTLY[cls] = _feeds_directly(cls)
+        if direct:
+            # What write_and_direct_process and process would do, without
+            # their two calls (a hand-driven loop writes two logs a step).
+            _feed_logger(logger._engine, self)
+        else:
+            logger.write_and_direct_process(log=self)
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
@@ -456,6 +465,20 @@ LOG_KINDS = {
 
 
 _LOGGING_NAMES = tuple(sorted({name for names in LOG_KINDS.values() for name in names}))
+
+
+# Per logger class, whether a log written with direct processing goes
+# straight to its engine logger (see _feeds_directly).
+_FEEDS_DIRECTLY: dict = {}
+
+
+def _feeds_directly(cls: type) -> bool:
+    """Whether Logger's write_and_direct_process and process would hand a
+    log of a cls logger straight to its engine logger (cls runs in the
+    engine and overrides neither)."""
+    return (bool(getattr(cls, "_feeds_engine", False))
+            and cls.write_and_direct_process is Logger.write_and_direct_process
+            and cls.process is Logger.process)
 
 
 def overrides_logging(cls: type, base: type) -> bool:

@@ -462,12 +462,18 @@ _AGENT_METHODS = {
 
 
 def _log_kinds(cls: Type) -> Dict[str, bool]:
-    """The kinds of logs a Python logger class can see: those whose
-    processing it overrides somewhere."""
-    return {
+    """The kinds of logs a Python logger class can see (those whose
+    processing it overrides somewhere), and whether the engine may hand it
+    market step logs straight to process_market_step_*_log (direct: what
+    Logger's write_and_direct_process and process would do)."""
+    kinds = {
         kind: any(getattr(cls, name) is not getattr(Logger, name) for name in names)
         for kind, names in LOG_KINDS.items()
     }
+    kinds["direct"] = (cls.write_and_direct_process is Logger.write_and_direct_process
+                       and cls.process is Logger.process
+                       and not getattr(cls, "_feeds_engine", False))
+    return kinds
 
 
 # The steps of PAMS's SequentialRunner, which the engine runs in C++: a

@@ -215,8 +215,7 @@ class SequentialRunner(Runner):
         submit_orders a program put in place of a built-in class's at run
         time (as PAMS's tests do with unittest.mock.patch); None when there
         is none (then the engine asks every agent itself)."""
-        checks = self._method_checks()
-        if not any(namespace.get(name) is not original for namespace, name, original in checks):
+        if not _core._any_method_replaced(self._method_checks()):
             return None
         simulator = self.simulator
 
@@ -240,8 +239,8 @@ _event_hook_setup.__name__ = "event_hook_setup"  # PAMS's name for it
 
 _SUBMIT_METHODS = ("submit_orders", "submit_orders_by_market")
 _ORIGINAL_METHODS: Dict[type, Dict[str, Any]] = {}
-# (class __dict__, name, original) of each built-in agent method: checked
-# at every step, so kept flat.
+# (class, name, original) of each built-in agent method: checked at every
+# step (by _core._any_method_replaced, a few dict lookups), so kept flat.
 _CHECKS: List[Tuple[Any, str, Any]] = []
 _CHECKED_CLASSES: List[type] = []  # the class of each check
 
@@ -268,14 +267,8 @@ def _remember_methods() -> None:
     for cls in _builtin_agent_classes():
         _ORIGINAL_METHODS[cls] = {m: vars(cls).get(m) for m in _SUBMIT_METHODS}
         for m in _SUBMIT_METHODS:
-            _CHECKS.append((vars(cls), m, vars(cls).get(m)))
+            _CHECKS.append((cls, m, vars(cls).get(m)))
             _CHECKED_CLASSES.append(cls)
-
-
-def _replaced_builtin_methods() -> bool:
-    """Whether a built-in agent class's submit_orders was replaced at run
-    time (a few identity checks a step)."""
-    return any(namespace.get(name) is not original for namespace, name, original in _CHECKS)
 
 
 def _uses_replaced_method(cls: type) -> bool:
