@@ -329,7 +329,7 @@ class PyAgent final : public Base, public PythonAgentCalls {
     try {
       nb::object actions = run_->is_worker && last_actions_.is_valid() ? last_actions_
                                                                        : nb::list();
-      blob = run_->classes.task_state_dumps(self_, actions, run_->is_worker);
+      blob = run_->classes.task_state_dumps()(self_, actions, run_->is_worker);
     } catch (nb::python_error& e) {
       // Raised from the run as it is (a KeyboardInterrupt stays one).
       StopWithPythonError(run_, e,
@@ -348,7 +348,7 @@ class PyAgent final : public Base, public PythonAgentCalls {
     nb::gil_scoped_acquire gil;
     nb::object actions;
     try {
-      actions = run_->classes.task_state_loads(self_, nb::bytes(blob.data(), blob.size()),
+      actions = run_->classes.task_state_loads()(self_, nb::bytes(blob.data(), blob.size()),
                                                 run_->find_order);
     } catch (nb::python_error& e) {
       StopWithPythonError(run_, e,

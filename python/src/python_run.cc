@@ -37,12 +37,6 @@ PythonClasses::PythonClasses() {
   session_end_log = logs_module.attr("SessionEndLog");
   market_step_begin_log = logs_module.attr("MarketStepBeginLog");
   market_step_end_log = logs_module.attr("MarketStepEndLog");
-  nb::module_ task_state = nb::module_::import_("pams_cpp.runners._task_state");
-  task_state_dumps = task_state.attr("dumps");
-  task_state_loads = task_state.attr("loads");
-  nb::module_ errors = nb::module_::import_("pams_cpp.runners._errors");
-  error_dumps = errors.attr("dumps");
-  error_loads = errors.attr("loads");
 }
 
 void PythonRun::set_simulator(const Simulator* sim) {
@@ -153,7 +147,7 @@ void StopWithPythonError(PythonRun* run, nb::python_error& e, const std::string&
     // The main process raises it again (PyRunner::Run).
     std::string payload;
     try {
-      nb::bytes bytes(run->classes.error_dumps(value));
+      nb::bytes bytes(run->classes.error_dumps()(value));
       payload.assign(bytes.c_str(), bytes.size());
     } catch (nb::python_error&) {
       payload.clear();  // then it arrives as a SimulationError

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
@@ -88,28 +89,40 @@ struct PythonClasses {
   nb::object market_step_begin_log;
   nb::object market_step_end_log;
   // pams_cpp.runners._task_state's dumps and loads: what the process
-  // runner's tasks pickle Python agents' state with.
-  nb::object task_state_dumps;
-  nb::object task_state_loads;
-  // pams_cpp.runners._errors's dumps and loads: a worker's Python error, as
-  // it travels to the main process.
-  nb::object error_dumps;
-  nb::object error_loads;
+  // runner's tasks pickle Python agents' state with. Imported on first
+  // use: only process runners need them, and importing them (pickle,
+  // traceback) cost a sequential run's start about 8 ms.
+  // REQUIRES (each): the GIL is held.
+  const nb::object& task_state_dumps() const { return Lazy(&task_state_dumps_, kTaskState, "dumps"); }
+  const nb::object& task_state_loads() const { return Lazy(&task_state_loads_, kTaskState, "loads"); }
+  // pams_cpp.runners._errors's dumps: a worker's Python error, as it
+  // travels to the main process.
+  const nb::object& error_dumps() const { return Lazy(&error_dumps_, kErrors, "dumps"); }
 
   const nb::object& kind(OrderKind k) const {
     return k == OrderKind::kLimit ? limit_order : market_order;
   }
   template <typename Visit>
   void Traverse(Visit&& visit) const {
-    for (const nb::object* o :
-         {&order, &cancel, &limit_order, &market_order, &order_log, &cancel_log,
+    for (const nb::object* o : std::initializer_list<const nb::object*>{
+             &order, &cancel, &limit_order, &market_order, &order_log, &cancel_log,
           &expiration_log, &execution_log, &simulation_begin_log, &simulation_end_log,
           &session_begin_log, &session_end_log, &market_step_begin_log,
-          &market_step_end_log, &task_state_dumps, &task_state_loads, &error_dumps,
-          &error_loads}) {
+          &market_step_end_log, &task_state_dumps_, &task_state_loads_, &error_dumps_}) {
       visit(o->ptr());
     }
   }
+
+ private:
+  static constexpr const char* kTaskState = "pams_cpp.runners._task_state";
+  static constexpr const char* kErrors = "pams_cpp.runners._errors";
+  static const nb::object& Lazy(nb::object* slot, const char* module, const char* name) {
+    if (!slot->is_valid()) *slot = nb::module_::import_(module).attr(name);
+    return *slot;
+  }
+  mutable nb::object task_state_dumps_;
+  mutable nb::object task_state_loads_;
+  mutable nb::object error_dumps_;
 };
 
 // PAMS's Order objects are the market's own: the market sets their

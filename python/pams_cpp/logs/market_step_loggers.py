@@ -100,9 +100,12 @@ class MarketStepSaver(Logger):
     def market_step_logs(self) -> List[Dict]:
         """List[Dict]: the records so far, one dict per market and step, in
         the order they happened (settable, as PAMS's list)."""
-        if len(self._logs) < len(self._engine):
-            self._logs.extend(dict(zip(_KEYS, r)) for r in self._engine.records(len(self._logs)))
-        return self._logs
+        logs = self._logs
+        # A subclass processing logs its own way (its _feeds_engine is
+        # False) appends here at every step: its engine saver records nothing.
+        if self._feeds_engine and len(logs) < len(self._engine):
+            logs.extend(dict(zip(_KEYS, r)) for r in self._engine.records(len(logs)))
+        return logs
 
     @market_step_logs.setter
     def market_step_logs(self, logs: List[Dict]) -> None:

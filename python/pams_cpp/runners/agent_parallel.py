@@ -76,7 +76,6 @@ the engine, which owns its workers: overriding one is refused when the
 runner is made, with a message saying what to do instead.
 """
 import atexit
-import hashlib
 import os
 import random
 import sys
@@ -728,6 +727,8 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
             "runner_state": state,
             "classes": list(self.registered_classes),
         })
+        import hashlib  # here: only runs with workers need it (2 ms of import)
+
         key = hashlib.sha256()
         key.update(_worker.dumps_payload(preparation, environment, {
             "runner_class": type(self),

@@ -6,7 +6,6 @@ A config value is a number, ``[min, max]`` or ``{"uniform": [min, max]}``
 given ``random.Random`` exactly as in PAMS (and in the engine), so a Python
 agent's setup draws the same values from the same generator.
 """
-import json
 import math
 from random import Random
 from typing import Dict
@@ -62,22 +61,22 @@ class JsonRandom:
         if isinstance(json_value, list):
             if len(json_value) != 2:
                 raise ValueError(
-                    "Uniform distribution must be [min, max] but " + json.dumps(json_value)
+                    "Uniform distribution must be [min, max] but " + _text(json_value)
                 )
             return self._next_uniform(float(json_value[0]), float(json_value[1]))
         if isinstance(json_value, dict):
             if len(json_value) != 1:
                 raise ValueError(
-                    "Multiple specification of distribution type: " + json.dumps(json_value)
+                    "Multiple specification of distribution type: " + _text(json_value)
                 )
             (kind, args), = json_value.items()
             if kind not in _FORMS:
-                raise ValueError("Unknown distribution type: " + json.dumps(json_value))
+                raise ValueError("Unknown distribution type: " + _text(json_value))
             n_args, form = _FORMS[kind]
             if not isinstance(args, list):
-                raise ValueError(form + " (list) but " + json.dumps(json_value))
+                raise ValueError(form + " (list) but " + _text(json_value))
             if len(args) != n_args:
-                raise ValueError(form + " but " + json.dumps(json_value))
+                raise ValueError(form + " but " + _text(json_value))
             values = [float(a) for a in args]
             if kind == "const":
                 return values[0]
@@ -90,3 +89,11 @@ class JsonRandom:
 
 
 __all__ = ["JsonRandom", "JsonValue"]
+
+
+def _text(value) -> str:
+    """A config value as JSON text, for messages (json is imported here:
+    only a bad config needs it)."""
+    import json
+
+    return json.dumps(value)
