@@ -8,6 +8,11 @@ byte. Each run is a task for the executor, so that a Dask cluster
 ``ProcessPoolExecutor`` runs the sweep; the task carries the config as JSON
 text and returns its summary rows, so nothing else travels. Without an
 executor the runs go one after another in this process.
+
+The plan (the seeds, the grid's points, the sets, their rules and
+messages) and each run are the engine's sweep core, the code ``pams sweep``
+uses (``_core._sweep_plan``, ``_core._sweep_run``): this module only turns
+Python's arguments into its input and hands the runs to the executor.
 """
 import io
 import json
