@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "commands.h"
-#include "pams/config/key_path.h"
 #include "pams/errors.h"
 #include "pams/runners/class_registry.h"
 #include "pams/tensorflow/tensorflow_runner.h"
+#include "sweep/assignment.h"
 
 namespace pams::cli {
 
@@ -24,27 +24,11 @@ ClassRegistry LoadRegistry(const std::vector<std::string>& plugins) {
 }
 
 // --set KEY=JSON: KEY is a dotted path into the config, with [i] for list
-// elements (simulation.sessions[1].maxNormalOrders).
+// elements (simulation.sessions[1].maxNormalOrders); the sweep core's rule,
+// which pams sweep and pams_cpp.sweep apply too.
 void ApplySet(const std::string& assignment, Json* config) {
-  const size_t eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0) {
-    throw ConfigError("--set", "expected KEY=JSON, got \"" + assignment + "\"");
-  }
-  const std::string key = assignment.substr(0, eq);
-  const std::string text = assignment.substr(eq + 1);
-  Json value;
-  try {
-    value = Json::parse(text);
-  } catch (const Json::exception&) {
-    throw ConfigError("--set " + key,
-                      "the value must be JSON (quote strings: '\"fork\"'), got " +
-                          text);
-  }
-  // A config's rules (e.g. how deep it may nest) hold for its --set values.
-  if (text.find_first_of("[{") != std::string::npos) {
-    value = ParseJson(text, "--set " + key);
-  }
-  AssignKeyPath(config, key, std::move(value), "--set");
+  sweep::ApplyAssignment(sweep::SplitAssignment(assignment, "--set", "KEY=JSON"), "--set",
+                         config);
 }
 
 Json LoadConfig(const std::string& path, const std::vector<std::string>& sets) {

@@ -81,13 +81,11 @@
 #include "output_paths.h"
 #include "pams/config/json.h"
 #include "pams/errors.h"
-#include "pams/random/random.h"
 #include "pams/runners/class_registry.h"
-#include "pams/runners/runner.h"
-#include "pams/simulator/simulator.h"
 #include "progress_bar.h"
+#include "sweep/sweep_plan.h"
+#include "sweep/sweep_run.h"
 #include "sweep_mpi.h"
-#include "sweep_plan.h"
 #include "sweep_worker.h"
 #include "sweep_workers.h"
 
@@ -103,7 +101,34 @@ using analysis::RunFacts;
 using analysis::SummaryCsv;
 using analysis::SummaryJson;
 using analysis::WriteFileAtomically;
+using sweep::FormatSeeds;
+using sweep::ParseSeeds;
+using sweep::SweepPlan;
+using sweep::SweepRun;
 using Clock = std::chrono::steady_clock;
+
+// The options of `pams sweep`.
+struct SweepOptions {
+  std::string config;
+  std::string seeds;
+  int jobs = 0;  // 0: one per CPU
+  std::string out;
+  std::vector<std::string> sets;
+  std::vector<std::string> grid;  // --grid KEY=JSON_ARRAY, in the order given
+  std::vector<std::string> plugins;
+  std::string runner = "SequentialRunner";
+  std::vector<int64_t> sessions;  // --session: the summary's sessions (all if empty)
+  bool quiet = false;
+};
+
+// The plan's input from the flags: --set KEY=JSON and --grid KEY=JSON_ARRAY
+// split at their '=' (the sweep core reads the rest, as pams_cpp.sweep's).
+sweep::SweepSpec SpecOf(const SweepOptions& options) {
+  return {options.seeds,
+          sweep::SplitAssignments(options.grid, "--grid", "KEY=JSON_ARRAY",
+                                  "FCNAgents.fundamentalWeight=[0.5,1.0]"),
+          sweep::SplitAssignments(options.sets, "--set", "KEY=JSON"), sweep::CliNames()};
+}
 
 // How long runs may take to stop after SIGTERM before they are killed.
 constexpr auto kStopGrace = std::chrono::seconds(10);
@@ -583,23 +608,21 @@ int Sweep::Main() {
 // ones'.
 int Sweep::WriteSummary() {
   std::vector<int64_t> seeds;
-  std::vector<std::string> steps_csv;
+  std::vector<sweep::RunRecord> records;
   std::vector<size_t> done;
   for (size_t run = 0; run < plan_.runs().size(); ++run) {
     if (!fs::exists(FinalDir(run))) continue;
     done.push_back(run);
     seeds.push_back(Run(run).seed);
-    steps_csv.push_back((FinalDir(run) / "steps.csv").string());
+    records.push_back({Run(run).point, plan_.PointValues(Run(run).point), Run(run).seed,
+                       (FinalDir(run) / "steps.csv").string()});
   }
   if (done.empty()) return 0;  // every run failed: nothing to summarize
   const int threads = options_.jobs > 0 ? options_.jobs : CpuCount();
-  std::vector<RunFacts> runs = ComputeRunFacts(seeds, steps_csv, threads, options_.sessions);
-  std::vector<std::string> keys;
-  for (const GridAxis& axis : plan_.grid()) keys.push_back(axis.key);
+  std::vector<RunFacts> runs = sweep::RunsFacts(records, threads, options_.sessions);
+  const std::vector<std::string> keys = plan_.Keys();
   int status = 0;
   for (size_t i = 0; i < runs.size(); ++i) {
-    runs[i].point = Run(done[i]).point;
-    runs[i].point_values = plan_.PointValues(Run(done[i]).point);
     if (runs[i].error.empty()) continue;
     Print(fmt::format("error: {}: {}", Label(done[i]), runs[i].error));
     status = kExitFailure;
@@ -676,41 +699,23 @@ int RunSweep(const SweepOptions& options) {
                                 "srun -n");
   }
   CheckSweepPaths(options);
-  const SweepPlan plan(options);
+  const SweepPlan plan(SpecOf(options));
   // Bad input found here (the config file, --set, --grid, --plugin) fails
   // before any run; the rest (--runner) by the first run.
-  Json config = LoadConfig(options.config, options.sets);
+  const Json config = plan.ApplySets(ParseJsonFile(options.config));
   {
-    // Set up each grid point once here as every run will: the config's
-    // errors stop the sweep before any run starts, and its warnings (keys
-    // no class reads, deprecated keys) are printed once instead of in every
-    // run's stderr.
-    const ClassRegistry registry = LoadRegistry(options.plugins);
+    // Each grid point's errors stop the sweep before any run starts, and
+    // its warnings are printed once instead of in every run's stderr.
     std::set<std::string, std::less<>> warned;
-    for (size_t point = 0; point < plan.points(); ++point) {
-      const std::vector<std::string> sets = plan.PointSets(point);
-      try {
-        Json settings = config;
-        for (const std::string& set : sets) ApplySet(set, &settings);
-        auto warn = [&warned](std::string_view message) {
-          if (warned.emplace(message).second) {
-            std::fprintf(stderr, "warning: %.*s\n", static_cast<int>(message.size()),
-                         message.data());
-          }
-        };
-        std::unique_ptr<Runner> runner = registry.create_runner(
-            options.runner,
-            RunnerSetUp{std::move(settings),
-                        Random::FromDecimalSeed(std::to_string(plan.seeds().front())), nullptr,
-                        fs::path(options.config).parent_path().string(), warn},
-            "--runner");
-        runner->setup();
-      } catch (const ConfigError& e) {
-        if (sets.empty()) throw;
-        throw ConfigError(fmt::format("--grid point {} ({})", point, plan.PointText(point)),
-                          e.what());
-      }
-    }
+    sweep::CheckPoints(LoadRegistry(options.plugins), plan, config,
+                       {fs::path(options.config).parent_path().string(), options.runner,
+                        plan.names()},
+                       [&warned](std::string_view message) {
+                         if (warned.emplace(message).second) {
+                           std::fprintf(stderr, "warning: %.*s\n",
+                                        static_cast<int>(message.size()), message.data());
+                         }
+                       });
   }
   WorkerContext context{fs::absolute(options.config).string(), config, options.plugins,
                         options.runner};

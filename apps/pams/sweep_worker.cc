@@ -21,10 +21,10 @@
 #include "pams/errors.h"
 #include "pams/logs/csv_loggers.h"
 #include "pams/logs/market_step_loggers.h"
-#include "pams/random/random.h"
 #include "pams/runners/runner.h"
 #include "pams/simulator/simulator.h"
 #include "pams/tensorflow/tensorflow_runner.h"
+#include "sweep/sweep_run.h"
 
 namespace pams::cli {
 
@@ -70,15 +70,19 @@ class RedirectOutput {
 };
 
 // The run itself, as run_command.cc's Run: the same loggers (the print
-// logger last), the same runner calls. Returns the exit status `pams run`
-// would have; prints an error as it would.
+// logger last), the same runner calls; its config and runner as every
+// sweep's run has them (the sweep core's PointConfig and MakeRunner).
+// Returns the exit status `pams run` would have; prints an error as it
+// would.
 int Run(const ClassRegistry& registry, const WorkerContext& context, int64_t seed,
         const std::vector<std::string>& sets, const std::filesystem::path& dir) {
   try {
-    Json settings = context.config;
-    for (const std::string& set : sets) ApplySet(set, &settings);
+    const sweep::RunSite site{
+        std::filesystem::path(context.config_path).parent_path().string(), context.runner,
+        sweep::CliNames()};
+    Json settings = sweep::PointConfig(
+        context.config, sweep::SplitAssignments(sets, "--set", "KEY=JSON"), site.names);
     tensorflow::ConfigureFromSettings(settings);
-    Random prng = Random::FromDecimalSeed(std::to_string(seed));
     Loggers loggers;
     MarketStepPrintLogger print_logger(stdout);
     StepsCsvLogger steps((dir / "steps.csv").string());
@@ -86,11 +90,8 @@ int Run(const ClassRegistry& registry, const WorkerContext& context, int64_t see
     AgentsCsvLogger agents((dir / "agents.csv").string());
     loggers.add(&agents);
     loggers.add(&print_logger);
-    std::unique_ptr<Runner> runner = registry.create_runner(
-        context.runner,
-        RunnerSetUp{std::move(settings), std::move(prng), &loggers,
-                    std::filesystem::path(context.config_path).parent_path().string(), {}},
-        "--runner");
+    std::unique_ptr<Runner> runner =
+        sweep::MakeRunner(registry, std::move(settings), seed, site, &loggers, {});
     runner->main(stdout);
     std::fflush(stdout);
     return 0;

@@ -8,12 +8,15 @@ byte. Each run is a task for the executor, so that a Dask cluster
 ``ProcessPoolExecutor`` runs the sweep; the task carries the config as JSON
 text and returns its summary rows, so nothing else travels. Without an
 executor the runs go one after another in this process.
+
+The plan (the seeds, the grid's points, the sets, their rules and
+messages) and each run are the engine's sweep core, the code ``pams sweep``
+uses (``_core._sweep_plan``, ``_core._sweep_run``): this module only turns
+Python's arguments into its input and hands the runs to the executor.
 """
 import io
-import itertools
 import json
 import os
-import re
 import tempfile
 
 from . import _core
@@ -61,23 +64,17 @@ def sweep(config, seeds, grid=None, *, sets=None, runner="SequentialRunner",
         RuntimeError: a run failed (the message names its seed and point).
         ImportError: progress=True without tqdm installed.
     """
-    settings, directory = _load(config)
-    seed_list = _seeds(seeds)
-    axes = _grid(grid, sets)
-    sets = sets or {}
-    base = _assign(json.dumps(settings), list(sets), [json.dumps(v) for v in sets.values()],
-                   "sets")
-    keys = [key for key, _ in axes]
-    points = list(itertools.product(*[values for _, values in axes])) or [()]
-    tasks = []
-    for point in points:
-        values = [json.dumps(v) for v in point]
-        text = _assign(base, keys, values, "grid")
-        for seed in seed_list:
-            tasks.append((text, directory, str(seed), runner, list(sessions or []), keys,
-                          values))
-    # The config's errors (a bad key, a bad value) before any run, here.
-    _check(tasks, points)
+    text, is_path, directory = _config(config)
+    # The engine makes the plan as pams sweep makes it (the same rules and
+    # messages, naming these arguments) and sets up each grid point once:
+    # every bad input is refused here, before any run.
+    base, seed_list, keys, points, warnings = _core._sweep_plan(
+        text, is_path, directory, _seeds_text(seeds), _pairs(grid, "grid"),
+        _pairs(sets, "sets"), runner)
+    for message in warnings:
+        _warnings.warn(message)
+    tasks = [(base, directory, seed, runner, list(sessions or []), keys, values)
+             for values in points for seed in seed_list]
     if executor is None:
         results = (_run_task(task) for task in tasks)
     else:
@@ -126,22 +123,6 @@ def _label(task):
     return f"seed {seed} (" + ", ".join(f"{k}={v}" for k, v in zip(keys, values)) + ")"
 
 
-def _check(tasks, points):
-    """Sets up each point once (seed of its first run), as pams sweep does;
-    the config's warnings go to the warnings module, each shown once."""
-    per_point = len(tasks) // len(points)
-    for p in range(len(points)):
-        text, directory, seed, runner, _, keys, values = tasks[p * per_point]
-        try:
-            for message in _core._sweep_check(text, directory, seed, runner):
-                _warnings.warn(message)
-        except ConfigError as error:
-            if not keys:
-                raise
-            raise ConfigError(f"grid point {p} (" + ", ".join(
-                f"{k}={v}" for k, v in zip(keys, values)) + f"): {error}") from None
-
-
 def _progress(results, total):
     try:
         from tqdm import tqdm
@@ -150,68 +131,52 @@ def _progress(results, total):
     return tqdm(results, total=total, unit="runs")
 
 
-def _load(config):
+def _config(config):
+    """(JSON text or a path, whether it is a path, the config's directory):
+    a file is read by the engine, as pams sweep reads it."""
     if isinstance(config, dict):
-        return json.loads(json.dumps(config)), os.getcwd()
+        try:
+            return json.dumps(config), False, os.getcwd()
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"config: a dict of JSON values is needed: {error}") from None
     if isinstance(config, (str, os.PathLike)):
         path = os.fspath(config)
-        try:
-            with open(path) as f:
-                return json.load(f), os.path.dirname(os.path.abspath(path))
-        except OSError as error:
-            raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
-        except json.JSONDecodeError as error:
-            raise ConfigError(f"{path}: not JSON: {error}") from None
+        return path, True, os.path.dirname(os.path.abspath(path))
     raise TypeError(f"config must be a path or a dict, got {type(config).__name__}")
 
 
-def _seeds(seeds):
+def _seeds_text(seeds):
+    """The seeds as pams sweep's --seeds text, which the engine reads: a
+    text as it is, ints joined by commas (a seed given twice, a negative
+    one or too many are the engine's to refuse, as the CLI's)."""
     if isinstance(seeds, str):
-        out = []
-        for item in seeds.split(","):
-            m = re.fullmatch(r"(\d+)(?:-(\d+))?", item)
-            if not m or (m.group(2) and int(m.group(2)) < int(m.group(1))):
-                raise ConfigError(f"seeds: expected seeds such as 1-100 or 1,5,9, got "
-                                  f"{seeds!r}")
-            first = int(m.group(1))
-            out.extend(range(first, int(m.group(2) or first) + 1))
-    else:
-        try:
-            out = list(seeds)
-        except TypeError:
-            raise TypeError(f"seeds must be ints or a text such as '1-100', got "
-                            f"{type(seeds).__name__}") from None
-    for seed in out:
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        return seeds
+    try:
+        items = list(seeds)
+    except TypeError:
+        raise TypeError(f"seeds must be ints or a text such as '1-100', got "
+                        f"{type(seeds).__name__}") from None
+    for seed in items:
+        if isinstance(seed, bool) or not isinstance(seed, int):
             raise ConfigError(f"seeds: expected non-negative ints, got {seed!r}")
-    if not out:
-        raise ConfigError("seeds: no seed given")
-    if len(set(out)) != len(out):
-        raise ConfigError("seeds: a seed is given twice")
-    return out
+    return ",".join(str(seed) for seed in items)
 
 
-def _grid(grid, sets):
-    if grid is None:
+def _pairs(assignments, name):
+    """A dict {KEY: value} as (KEY, JSON text) pairs, pams sweep's KEY=JSON
+    (--grid, --set) with the key apart, so that a key may hold '='."""
+    if assignments is None:
         return []
-    if not isinstance(grid, dict):
-        raise TypeError(f"grid must be a dict {{KEY: [values]}}, got {type(grid).__name__}")
-    axes = []
-    for key, values in grid.items():
-        if not isinstance(values, (list, tuple)) or not values:
-            raise ConfigError(f"grid {key}: expected a non-empty list of values, got "
-                              f"{values!r}")
-        texts = [json.dumps(v, sort_keys=True) for v in values]
-        if len(set(texts)) != len(texts):
-            raise ConfigError(f"grid {key}: a value is given twice")
-        if key in (sets or {}):
-            raise ConfigError(f"grid {key}: the key is also in sets; give it to one of them")
-        axes.append((key, list(values)))
-    return axes
-
-
-def _assign(text, keys, values, what):
-    """The config (JSON text) with each value (JSON text) at its dotted key
-    with [i] for list elements, set by the engine's code for pams sweep's
-    --set (only the last key of a path may be new)."""
-    return _core._assign_keys(text, keys, values, what)
+    if not isinstance(assignments, dict):
+        shape = "{KEY: [values]}" if name == "grid" else "{KEY: value}"
+        raise TypeError(f"{name} must be a dict {shape}, got {type(assignments).__name__}")
+    pairs = []
+    for key, value in assignments.items():
+        if not isinstance(key, str):
+            raise TypeError(f"{name}: keys must be str (config keys such as "
+                            f"'FCNAgents.fundamentalWeight'), got {key!r}")
+        try:
+            pairs.append((key, json.dumps(value)))
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"{name}[{key!r}]: not a JSON value: {error}") from None
+    return pairs

@@ -116,3 +116,67 @@ def test_bad_executor_and_config():
         pams_cpp.sweep("/nonexistent.json", seeds=[1])
     with pytest.raises(TypeError, match="config must be"):
         pams_cpp.sweep(42, seeds=[1])
+
+
+# The plan is the engine's (the sweep core that pams sweep uses): the same
+# input is refused with the CLI's message, naming the Python argument where
+# the CLI names its flag.
+CLI_NAMES = (("--seeds", "seeds"), ("--grid", "grid"), ("--set", "sets"))
+
+
+@pytest.mark.parametrize("flags, kwargs", [
+    (["--seeds", "1,2,1"], {"seeds": "1,2,1"}),
+    (["--seeds", "1,2,1"], {"seeds": [1, 2, 1]}),
+    (["--seeds", "5-1"], {"seeds": "5-1"}),
+    (["--seeds", "1,,2"], {"seeds": "1,,2"}),
+    (["--seeds", "0-1000000"], {"seeds": range(1000001)}),
+    (["--seeds", "1-1000", "--grid", "FCNAgents.chartWeight=" + json.dumps(list(range(1001)))],
+     {"seeds": "1-1000", "grid": {"FCNAgents.chartWeight": list(range(1001))}}),
+    (["--seeds", "1", "--grid", "FCNAgents.chartWeight=[1, 1.0]"],
+     {"seeds": [1], "grid": {"FCNAgents.chartWeight": [1, 1.0]}}),
+    (["--seeds", "1", "--grid", "FCNAgents.chartWeight=7"],
+     {"seeds": [1], "grid": {"FCNAgents.chartWeight": 7}}),
+    (["--seeds", "1", "--grid", "Nope.x=[1, 2]"], {"seeds": [1], "grid": {"Nope.x": [1, 2]}}),
+    (["--seeds", "1", "--set", "simulation.sessions[7].iterationSteps=1"],
+     {"seeds": [1], "sets": {"simulation.sessions[7].iterationSteps": 1}}),
+    (["--seeds", "1", "--set", "FCNAgents.chartWeight=2", "--grid", "FCNAgents.chartWeight=[1]"],
+     {"seeds": [1], "sets": {"FCNAgents.chartWeight": 2}, "grid": {"FCNAgents.chartWeight": [1]}}),
+])
+def test_the_cli_message_naming_the_python_argument(flags, kwargs, tmp_path):
+    proc = subprocess.run([CLI, "sweep", CI2002, *flags, "--quiet", "--out",
+                           str(tmp_path / "out")], capture_output=True, text=True)
+    assert proc.returncode == 2, proc.stderr
+    cli_message = proc.stderr.strip().splitlines()[-1]
+    assert cli_message.startswith("error: ")
+    expected = cli_message[len("error: "):]
+    for flag, argument in CLI_NAMES:
+        expected = expected.replace(flag + " ", argument + " ").replace(flag + ":", argument + ":")
+        expected = expected.replace("to " + flag, "to " + argument).replace(
+            "in " + flag, "in " + argument)
+    with pytest.raises(pams_cpp.ConfigError) as error:
+        pams_cpp.sweep(CI2002, **kwargs)
+    assert str(error.value) == expected
+
+
+def test_a_config_file_is_read_as_the_cli_reads_it(tmp_path):
+    # Python's json module reads NaN and comments no; the engine reads neither.
+    path = tmp_path / "config.json"
+    path.write_text('{"simulation": {"markets": ["Market"]}, "x": NaN}')
+    proc = subprocess.run([CLI, "sweep", str(path), "--seeds", "1", "--quiet", "--out",
+                           str(tmp_path / "out")], capture_output=True, text=True)
+    assert proc.returncode == 2
+    with pytest.raises(pams_cpp.ConfigError) as error:
+        pams_cpp.sweep(str(path), seeds=[1])
+    assert "error: " + str(error.value) == proc.stderr.strip().splitlines()[-1]
+    assert str(path) in str(error.value)
+
+
+def test_arguments_of_the_wrong_type_are_named():
+    with pytest.raises(TypeError, match=r"grid\['FCNAgents.chartWeight'\]: not a JSON value"):
+        pams_cpp.sweep(CI2002, seeds=[1], grid={"FCNAgents.chartWeight": [object()]})
+    with pytest.raises(TypeError, match="sets must be a dict"):
+        pams_cpp.sweep(CI2002, seeds=[1], sets=[("FCNAgents.chartWeight", 1)])
+    with pytest.raises(TypeError, match="grid: keys must be str"):
+        pams_cpp.sweep(CI2002, seeds=[1], grid={1: [1]})
+    with pytest.raises(pams_cpp.ConfigError, match="seeds: expected non-negative ints, got '3'"):
+        pams_cpp.sweep(CI2002, seeds=[1, "3"])
