@@ -82,29 +82,30 @@ void PythonLogger::process_session_end_log(const SessionEndLog& log) {
 // The logs processed at once: through write_and_direct_process, or, when
 // the logger's class overrides neither it nor process, straight to the
 // method process would call (two Python calls fewer per market and step).
-void PythonLogger::process_market_step_begin_log(const MarketStepBeginLog& log) {
-  if (!kinds_.market_step_begin) return;
+template <typename StepLog>
+void PythonLogger::ProcessAtOnce(const StepLog& log, const nb::object& log_class,
+                                 nb::handle method) {
   Call([&] {
-    nb::object py = run_->classes.market_step_begin_log(
-        SessionObject(log.session), MarketObject(log.market), run_->simulator_object);
+    nb::object py = log_class(SessionObject(log.session), MarketObject(log.market),
+                              run_->simulator_object);
     if (kinds_.direct) {
-      logger_.attr(Attrs().process_market_step_begin_log)(nb::arg("log") = py);
+      logger_.attr(method)(nb::arg("log") = py);
     } else {
       logger_.attr(Attrs().write_and_direct_process)(py);
     }
   });
 }
+
+void PythonLogger::process_market_step_begin_log(const MarketStepBeginLog& log) {
+  if (kinds_.market_step_begin) {
+    ProcessAtOnce(log, run_->classes.market_step_begin_log,
+                  Attrs().process_market_step_begin_log);
+  }
+}
 void PythonLogger::process_market_step_end_log(const MarketStepEndLog& log) {
-  if (!kinds_.market_step_end) return;
-  Call([&] {
-    nb::object py = run_->classes.market_step_end_log(
-        SessionObject(log.session), MarketObject(log.market), run_->simulator_object);
-    if (kinds_.direct) {
-      logger_.attr(Attrs().process_market_step_end_log)(nb::arg("log") = py);
-    } else {
-      logger_.attr(Attrs().write_and_direct_process)(py);
-    }
-  });
+  if (kinds_.market_step_end) {
+    ProcessAtOnce(log, run_->classes.market_step_end_log, Attrs().process_market_step_end_log);
+  }
 }
 
 }  // namespace pams::python

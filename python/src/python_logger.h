@@ -69,6 +69,9 @@ class PythonLogger final : public Logger {
   // run (StopWithPythonError).
   template <typename F>
   void Call(F&& f);
+  // Hands a market step log (made of log_class) to the logger at once.
+  template <typename StepLog>
+  void ProcessAtOnce(const StepLog& log, const nb::object& log_class, nb::handle method);
 
   nb::object logger_;
   PythonLogKinds kinds_;
