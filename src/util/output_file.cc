@@ -21,6 +21,16 @@
 // slot for each row it appends too (an uncontended compare-and-swap), since
 // the flusher empties the block. A failed write of the flusher is kept in
 // the slot and reported by the owner's next write.
+//
+// The process may fork (the multi-process runner's "fork" start method)
+// while the flusher runs. A child forked in the middle of a flusher's pass
+// would inherit that slot kBusy for good, and one forked while the thread
+// was still starting could inherit a lock of the allocator held by it (the
+// sanitizers' allocators do not take their locks around fork, as glibc's
+// malloc does; a worker forked so hung for ever under AddressSanitizer). So
+// StartFlusher returns once the thread has started, and fork waits for the
+// flusher's pass to end (pthread_atfork), outside which the thread only
+// sleeps.
 
 #include "util/output_file.h"
 
@@ -82,6 +92,10 @@ std::atomic<bool> g_alarm_armed{false};
 constexpr long kFlushNanoseconds = 500'000'000;
 // The process whose flusher thread runs (a forked child has none).
 std::atomic<pid_t> g_flusher_pid{0};
+// The process whose flusher thread has started (StartFlusher waits for it).
+std::atomic<pid_t> g_flusher_started{0};
+// Held by the flusher for each pass over the slots, and by fork.
+pthread_mutex_t g_pass_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 // write(2) of all of data; 0 or the errno of the failure. Async-signal-safe.
 int WriteAll(int fd, const char* data, size_t size) {
@@ -143,9 +157,12 @@ void Release(Slot* s, int state) {
 // The flusher thread: every kFlushNanoseconds, writes out the committed
 // rows of every slot not in use.
 [[noreturn]] void FlushLoop() {
+  g_flusher_started.store(getpid());
+  g_flusher_started.notify_all();
   for (;;) {
     const timespec pause{0, kFlushNanoseconds};
     nanosleep(&pause, nullptr);
+    pthread_mutex_lock(&g_pass_mutex);
     for (Slot& s : g_slots) {
       if (s.committed.load(std::memory_order_relaxed) == 0) continue;
       int expected = kIdle;
@@ -162,8 +179,12 @@ void Release(Slot* s, int state) {
       }
       Release(&s, kIdle);
     }
+    pthread_mutex_unlock(&g_pass_mutex);
   }
 }
+
+void LockPass() { pthread_mutex_lock(&g_pass_mutex); }
+void UnlockPass() { pthread_mutex_unlock(&g_pass_mutex); }
 
 // Starts this process's flusher thread, unless it runs.
 void StartFlusher() {
@@ -174,8 +195,14 @@ void StartFlusher() {
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, &old);
+  static const int registered = pthread_atfork(LockPass, UnlockPass, UnlockPass);
+  (void)registered;
   std::thread(FlushLoop).detach();
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  for (pid_t started = g_flusher_started.load(); started != self;
+       started = g_flusher_started.load()) {
+    g_flusher_started.wait(started);
+  }
 }
 
 }  // namespace

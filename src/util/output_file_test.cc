@@ -6,6 +6,7 @@
 #include "util/output_file.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -146,6 +147,52 @@ TEST(OutputFileTest, ManyFilesAtOnce) {
     const std::string path = TempPath(("many" + std::to_string(i)).c_str());
     EXPECT_EQ(ReadAll(path), std::to_string(i) + "\n");
     std::remove(path.c_str());
+  }
+}
+
+// A process may fork as soon as its first file is open (a `pams run` with
+// startMethod "fork" forks its workers right after opening the CSVs), while
+// its flusher thread starts: the child must not inherit a lock held by that
+// thread. Each round, a fresh process opens its first file and forks at
+// once; the grandchild allocates (where an inherited allocator lock would
+// hang it, as one did under AddressSanitizer) and writes a file of its own.
+TEST(OutputFileTest, AProcessForksRightAfterOpeningItsFirstFile) {
+  for (int round = 0; round < 20; ++round) {
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      alarm(30);  // a hang ends this child with SIGALRM
+      OutputFile file(TempPath(("fork_parent" + std::to_string(round)).c_str()));
+      const pid_t grandchild = fork();
+      if (grandchild < 0) _exit(2);
+      if (grandchild == 0) {
+        alarm(30);
+        std::vector<std::unique_ptr<char[]>> blocks;
+        for (size_t size = 8; size < (size_t{1} << 20); size = size * 3 / 2 + 1) {
+          for (int i = 0; i < 8; ++i) blocks.emplace_back(new char[size]);
+        }
+        const std::string path = TempPath(("fork_child" + std::to_string(round)).c_str());
+        OutputFile own(path);
+        own.row()->append("x\n");
+        own.commit_row();
+        own.close();
+        const bool whole = ReadAll(path) == "x\n";
+        std::remove(path.c_str());
+        _exit(whole ? 0 : 3);
+      }
+      int status = 0;
+      while (waitpid(grandchild, &status, 0) < 0 && errno == EINTR) {
+      }
+      file.close();
+      std::remove(TempPath(("fork_parent" + std::to_string(round)).c_str()).c_str());
+      _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 4);
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    ASSERT_TRUE(WIFEXITED(status)) << "round " << round << ": killed by signal "
+                                   << WTERMSIG(status) << " (a hang?)";
+    ASSERT_EQ(WEXITSTATUS(status), 0) << "round " << round;
   }
 }
 
