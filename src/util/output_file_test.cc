@@ -21,6 +21,18 @@
 namespace pams {
 namespace {
 
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kThreadSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+constexpr bool kThreadSanitizer = true;
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+#else
+constexpr bool kThreadSanitizer = false;
+#endif
+
 std::string TempPath(const char* name) {
   return ::testing::TempDir() + "/" + name + "_" + std::to_string(getpid()) + ".csv";
 }
@@ -157,6 +169,13 @@ TEST(OutputFileTest, ManyFilesAtOnce) {
 // once; the grandchild allocates (where an inherited allocator lock would
 // hang it, as one did under AddressSanitizer) and writes a file of its own.
 TEST(OutputFileTest, AProcessForksRightAfterOpeningItsFirstFile) {
+  if (kThreadSanitizer) {
+    // Each round's process is forked from this one, which has threads, and
+    // starts a flusher thread: ThreadSanitizer does not support threads
+    // started after such a fork (it ends the process). The test runs in
+    // the other builds, AddressSanitizer's included.
+    GTEST_SKIP() << "ThreadSanitizer does not support threads after a multi-threaded fork";
+  }
   for (int round = 0; round < 20; ++round) {
     const pid_t child = fork();
     ASSERT_GE(child, 0);
