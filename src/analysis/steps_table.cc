@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "pams/errors.h"
-#include "util/csv.h"
+#include "support/csv.h"
 
 namespace pams::analysis {
 

@@ -14,9 +14,9 @@
 #include "pams/market/market.h"
 #include "pams/simulator/session.h"
 #include "pams/simulator/simulator.h"
-#include "util/csv.h"
-#include "util/output_file.h"
-#include "util/python_format.h"
+#include "support/csv.h"
+#include "support/output_file.h"
+#include "support/python_format.h"
 
 namespace pams {
 
@@ -173,5 +173,11 @@ void AgentsCsvLogger::process_simulation_end_log(const SimulationEndLog& log) {
   }
   file.flush();
 }
+
+// Here, in the engine, rather than in the support library's output_file.cc:
+// a program that links libpams.so and the support archive (the pams tool)
+// then takes it from libpams.so, whose open files it must see, and no
+// second copy of the files' state from the archive.
+void ExitAfterWholeRows(int status) noexcept { OutputFile::ExitAfterWholeRows(status); }
 
 }  // namespace pams

@@ -12,8 +12,8 @@
 #include "pams/errors.h"
 #include "pams/market/market.h"
 #include "pams/simulator/simulator.h"
-#include "util/output_file.h"
-#include "util/python_format.h"
+#include "support/output_file.h"
+#include "support/python_format.h"
 
 namespace pams {
 
