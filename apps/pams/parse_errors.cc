@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "pams/errors.h"
-#include "util/edit_distance.h"
+#include "support/edit_distance.h"
 
 namespace pams::cli {
 

@@ -48,7 +48,6 @@
 #include "pams/simulator/session.h"
 #include "pams/simulator/simulator.h"
 #include "pams/tensorflow/tensorflow_runner.h"
-#include "util/output_file.h"
 
 namespace pams::cli {
 

@@ -1,7 +1,8 @@
 // The engine's loggers for Python: _core.Logger (what a runner accepts),
 // MarketStepSaver (its records, for pams_cpp's market_step_logs), the step
 // printer writing through Python's sys.stdout (so that notebooks show its
-// lines), the CSV writers of `pams run`, and TableLogger.
+// lines), the CSV writers of `pams run`, and TableLogger; and the log
+// schema's column names (_core.log_columns, src/logs/log_schema.h).
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "bindings.h"
+#include "logs/log_schema.h"
 #include "pams/logs/csv_loggers.h"
 #include "pams/logs/events_csv_logger.h"
 #include "pams/logs/logger.h"
@@ -68,24 +70,75 @@ class StdoutStepPrinter : public Logger {
 }  // namespace
 
 void BindLoggers(nb::module_& m) {
+  m.def(
+      "log_columns",
+      [](const std::string& table) {
+        auto names = [](const auto& columns) {
+          nb::list out;
+          for (const log_schema::Column& c : columns) out.append(nb::str(c.name));
+          return nb::tuple(out);
+        };
+        if (table == "steps") return names(log_schema::kSteps);
+        if (table == "agents") return names(log_schema::kAgents);
+        if (table == "events") return names(log_schema::kEvents);
+        if (table == "market_step_logs") return names(log_schema::kMarketStepRecord);
+        throw nb::value_error(("log_columns: no table \"" + table +
+                               "\" (steps, agents, events or market_step_logs)")
+                                  .c_str());
+      },
+      nb::arg("table"),
+      "The column names of a run's records, in order, from the log schema "
+      "(src/logs/log_schema.h): 'steps', 'agents' and 'events' (the CSV files of "
+      "pams run, with the fee-only columns last) and 'market_step_logs' (the keys of "
+      "MarketStepSaver's dicts).");
+
   nb::class_<Logger>(m, "Logger");
 
   nb::class_<MarketStepSaver, Logger>(m, "MarketStepSaver")
       .def(nb::init<>())
-      // Records from `start` on, as tuples (session_id, market_time,
-      // market_id, market_name, market_price, fundamental_price) with
-      // PAMS's types (an int market price where PAMS has one).
+      // Records from `start` on, as tuples of the log schema's
+      // kMarketStepRecord columns (session_id, market_time, market_id,
+      // market_name, market_price, fundamental_price: the keys of
+      // log_columns("market_step_logs")) with PAMS's types (an int market
+      // price where PAMS has one).
       .def("records",
            [](const MarketStepSaver& saver, size_t start) {
+             using log_schema::MarketStepRecordColumn;
              const auto& logs = saver.market_step_logs();
              nb::list out;
              for (size_t i = start; i < logs.size(); ++i) {
                const MarketStepSaver::Record& r = logs[i];
-               nb::object price = r.market_price_is_int
-                                      ? nb::object(nb::int_(static_cast<int64_t>(r.market_price)))
-                                      : nb::object(nb::float_(r.market_price));
-               out.append(nb::make_tuple(r.session_id, r.market_time, r.market_id,
-                                         r.market_name, price, r.fundamental_price));
+               nb::tuple record =
+                   nb::steal<nb::tuple>(PyTuple_New(log_schema::kMarketStepRecord.size()));
+               for (size_t c = 0; c < log_schema::kMarketStepRecord.size(); ++c) {
+                 nb::object value;
+                 switch (static_cast<MarketStepRecordColumn>(c)) {
+                   case MarketStepRecordColumn::kSessionId:
+                     value = nb::int_(r.session_id);
+                     break;
+                   case MarketStepRecordColumn::kMarketTime:
+                     value = nb::int_(r.market_time);
+                     break;
+                   case MarketStepRecordColumn::kMarketId:
+                     value = nb::int_(r.market_id);
+                     break;
+                   case MarketStepRecordColumn::kMarketName:
+                     value = nb::str(r.market_name.c_str(), r.market_name.size());
+                     break;
+                   case MarketStepRecordColumn::kMarketPrice:
+                     value = r.market_price_is_int
+                                 ? nb::object(nb::int_(static_cast<int64_t>(r.market_price)))
+                                 : nb::object(nb::float_(r.market_price));
+                     break;
+                   case MarketStepRecordColumn::kFundamentalPrice:
+                     value = nb::float_(r.fundamental_price);
+                     break;
+                   case MarketStepRecordColumn::kCount:
+                     break;
+                 }
+                 PyTuple_SET_ITEM(record.ptr(), c, value.release().ptr());
+               }
+               out.append(record);
              }
              return out;
            },

@@ -12,8 +12,10 @@
 #ifndef PAMS_PYTHON_SRC_TABLE_LOGGER_H_
 #define PAMS_PYTHON_SRC_TABLE_LOGGER_H_
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "pams/logs/logger.h"
 #include "table.h"
@@ -49,8 +51,21 @@ class TableLogger : public Logger {
   // The table to append to: a copy if the current one was handed out.
   // REQUIRES: mutex_ held.
   static Table& Writable(std::shared_ptr<Table>& table);
+  // The fields an order, a cancel and an expiration share.
+  struct OrderRow {
+    int agent_id;
+    int64_t order_id;
+    bool is_buy;
+    std::optional<double> price;
+    int64_t volume;
+    std::optional<int64_t> ttl;
+  };
   template <typename OrderLikeLog>
   void AppendOrderRow(const char* kind, const OrderLikeLog& log, int64_t time);
+  // Appends an events row: an order-like one (order set) or an execution
+  // (execution set). REQUIRES: mutex_ held; events_ kept.
+  void AppendEventRow(const char* kind, int64_t time, int market_id, const OrderRow* order,
+                      const ExecutionLog* execution);
 
   mutable std::mutex mutex_;  // guards the tables' pointers and rows
   std::shared_ptr<Table> steps_;

@@ -9,8 +9,9 @@
 #include <map>
 #include <string_view>
 
+#include "logs/log_schema.h"
 #include "pams/errors.h"
-#include "util/csv.h"
+#include "support/csv.h"
 
 namespace pams::analysis {
 
@@ -27,11 +28,15 @@ StepsTable StepsTable::ReadCsv(const std::string& path) {
   if (reader.Next(&fields) == csv::Reader::Status::kEnd) {
     throw ConfigError(path, "the file is empty");
   }
-  // The columns read, by name.
+  // The columns read, by name (the steps' columns: logs/log_schema.h).
   enum Column { kSession, kMarketId, kName, kTime, kPrice, kFundamental, kVolume, kCount };
+  using log_schema::Of;
+  using log_schema::StepsColumn;
   static constexpr const char* kNames[kCount] = {
-      "session_id", "market_id", "market_name", "market_time",
-      "market_price", "fundamental_price", "executed_volume"};
+      Of(StepsColumn::kSessionId).name,    Of(StepsColumn::kMarketId).name,
+      Of(StepsColumn::kMarketName).name,   Of(StepsColumn::kMarketTime).name,
+      Of(StepsColumn::kMarketPrice).name,  Of(StepsColumn::kFundamentalPrice).name,
+      Of(StepsColumn::kExecutedVolume).name};
   size_t index[kCount];
   for (int c = 0; c < kCount; ++c) {
     size_t i = 0;

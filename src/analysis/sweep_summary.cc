@@ -18,7 +18,7 @@
 
 #include "analysis/steps_table.h"
 #include "pams/config/json.h"
-#include "util/csv.h"
+#include "support/csv.h"
 
 namespace pams::analysis {
 

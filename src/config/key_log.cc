@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "util/edit_distance.h"
+#include "support/edit_distance.h"
 
 namespace pams {
 

@@ -8,7 +8,7 @@
 #include "config/key_log.h"
 #include "pams/errors.h"
 #include "pams/random/random.h"
-#include "util/python_format.h"
+#include "support/python_format.h"
 
 namespace pams {
 

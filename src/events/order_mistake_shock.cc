@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "event_settings.h"
-#include "util/python_format.h"
+#include "support/python_format.h"
 #include "pams/simulator/session.h"
 
 namespace pams {

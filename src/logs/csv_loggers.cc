@@ -1,7 +1,9 @@
-// The steps and agents CSV files. Fields are written by csv::AppendField
-// (RFC 4180), which StepsTable reads back; rows go out through OutputFile,
-// whole rows only. flush(), which the runner calls once when the run ends,
-// closes the file, so that a failure to close is reported too.
+// The steps and agents CSV files. Their columns are log_schema.h's: the
+// headers are joined from it, and rows are written column by column in its
+// order. Fields are written by csv::AppendField (RFC 4180), which
+// StepsTable reads back; rows go out through OutputFile, whole rows only.
+// flush(), which the runner calls once when the run ends, closes the file,
+// so that a failure to close is reported too.
 
 #include "pams/logs/csv_loggers.h"
 
@@ -9,26 +11,30 @@
 #include <array>
 #include <vector>
 
+#include "logs/log_schema.h"
 #include "logs/market_price_format.h"
 #include "pams/agents/agent.h"
 #include "pams/market/market.h"
 #include "pams/simulator/session.h"
 #include "pams/simulator/simulator.h"
-#include "util/csv.h"
-#include "util/output_file.h"
-#include "util/python_format.h"
+#include "support/csv.h"
+#include "support/output_file.h"
+#include "support/python_format.h"
 
 namespace pams {
 
-const char* const StepsCsvLogger::kHeader =
-    "session_id,market_id,market_name,market_time,market_price,"
-    "fundamental_price,mid_price,best_buy_price,best_sell_price,"
-    "executed_volume,n_buy_book,n_sell_book,n_buy_orders,n_sell_orders\n";
+using log_schema::AgentsColumn;
+using log_schema::StepsColumn;
+using log_schema::Which;
 
-const char* const StepsCsvLogger::kFeeColumn = "transaction_fee_revenue";
+const char* const StepsCsvLogger::kHeader =
+    log_schema::kJoined<log_schema::kSteps, Which::kWithoutFees, true>.data();
+
+const char* const StepsCsvLogger::kFeeColumn =
+    log_schema::kJoined<log_schema::kSteps, Which::kFeesOnly, false>.data();
 
 const char* const AgentsCsvLogger::kHeader =
-    "agent_id,name,class,cash_amount,asset_volumes\n";
+    log_schema::kJoined<log_schema::kAgents, Which::kAll, true>.data();
 
 namespace {
 
@@ -53,13 +59,8 @@ class StepsCsvLogger::Impl {
     if (header_written) return;
     header_written = true;
     this->with_fees = with_fees;
-    std::string* out = file.row();
-    out->append(kHeader);
-    if (with_fees) {
-      out->back() = ',';
-      out->append(kFeeColumn);
-      out->push_back('\n');
-    }
+    file.row()->append(
+        with_fees ? log_schema::kJoined<log_schema::kSteps, Which::kAll, true>.data() : kHeader);
     file.commit_row();
   }
   OutputFile file;
@@ -95,36 +96,60 @@ void StepsCsvLogger::process_market_step_end_log(const MarketStepEndLog& log) {
   if (id >= caches.size()) caches.resize(id + 1);
   auto& cache = caches[id];
   std::string* out = impl_->file.row();
-  AppendPythonInt(log.session.session_id(), out);
-  out->push_back(',');
-  AppendPythonInt(m.market_id(), out);
-  out->push_back(',');
-  csv::AppendField(m.name(), out);
-  out->push_back(',');
-  AppendPythonInt(m.get_time(), out);
-  out->push_back(',');
-  AppendMarketPrice(m, &cache[0], out);
-  out->push_back(',');
-  cache[1].Append(m.get_fundamental_price(), out);
-  out->push_back(',');
-  if (auto mid = m.get_mid_price()) cache[2].Append(*mid, out);
-  out->push_back(',');
-  AppendBookPrice(m, m.get_best_buy_price(), out);
-  out->push_back(',');
-  AppendBookPrice(m, m.get_best_sell_price(), out);
-  out->push_back(',');
-  AppendPythonInt(m.get_executed_volume(), out);
-  out->push_back(',');
-  AppendPythonInt(static_cast<int64_t>(m.buy_order_book().size()), out);
-  out->push_back(',');
-  AppendPythonInt(static_cast<int64_t>(m.sell_order_book().size()), out);
-  out->push_back(',');
-  AppendPythonInt(m.get_n_buy_order(), out);
-  out->push_back(',');
-  AppendPythonInt(m.get_n_sell_order(), out);
-  if (impl_->with_fees) {
-    out->push_back(',');
-    AppendPythonFloat(m.get_transaction_fee_revenue(), out);
+  static constexpr size_t kColumns = log_schema::ColumnCount(log_schema::kSteps, false);
+  static constexpr size_t kColumnsWithFees = log_schema::ColumnCount(log_schema::kSteps, true);
+  const size_t columns = impl_->with_fees ? kColumnsWithFees : kColumns;
+  for (size_t i = 0; i < columns; ++i) {
+    if (i > 0) out->push_back(',');
+    switch (static_cast<StepsColumn>(i)) {
+      case StepsColumn::kSessionId:
+        AppendPythonInt(log.session.session_id(), out);
+        break;
+      case StepsColumn::kMarketId:
+        AppendPythonInt(m.market_id(), out);
+        break;
+      case StepsColumn::kMarketName:
+        csv::AppendField(m.name(), out);
+        break;
+      case StepsColumn::kMarketTime:
+        AppendPythonInt(m.get_time(), out);
+        break;
+      case StepsColumn::kMarketPrice:
+        AppendMarketPrice(m, &cache[0], out);
+        break;
+      case StepsColumn::kFundamentalPrice:
+        cache[1].Append(m.get_fundamental_price(), out);
+        break;
+      case StepsColumn::kMidPrice:
+        if (auto mid = m.get_mid_price()) cache[2].Append(*mid, out);
+        break;
+      case StepsColumn::kBestBuyPrice:
+        AppendBookPrice(m, m.get_best_buy_price(), out);
+        break;
+      case StepsColumn::kBestSellPrice:
+        AppendBookPrice(m, m.get_best_sell_price(), out);
+        break;
+      case StepsColumn::kExecutedVolume:
+        AppendPythonInt(m.get_executed_volume(), out);
+        break;
+      case StepsColumn::kNBuyBook:
+        AppendPythonInt(static_cast<int64_t>(m.buy_order_book().size()), out);
+        break;
+      case StepsColumn::kNSellBook:
+        AppendPythonInt(static_cast<int64_t>(m.sell_order_book().size()), out);
+        break;
+      case StepsColumn::kNBuyOrders:
+        AppendPythonInt(m.get_n_buy_order(), out);
+        break;
+      case StepsColumn::kNSellOrders:
+        AppendPythonInt(m.get_n_sell_order(), out);
+        break;
+      case StepsColumn::kTransactionFeeRevenue:
+        AppendPythonFloat(m.get_transaction_fee_revenue(), out);
+        break;
+      case StepsColumn::kCount:
+        break;
+    }
   }
   out->push_back('\n');
   impl_->file.commit_row();
@@ -144,21 +169,35 @@ AgentsCsvLogger::~AgentsCsvLogger() = default;
 void AgentsCsvLogger::flush() { impl_->file.close(); }
 
 void AgentsCsvLogger::AppendRow(const Agent& agent, std::string* out) {
-  AppendPythonInt(agent.agent_id(), out);
-  out->push_back(',');
-  csv::AppendField(agent.name(), out);
-  out->push_back(',');
-  csv::AppendField(agent.class_name(), out);
-  out->push_back(',');
-  AppendPythonFloat(agent.cash_amount(), out);
-  out->push_back(',');
-  std::vector<int> ids = agent.accessible_market_ids();
-  std::sort(ids.begin(), ids.end());
-  for (size_t i = 0; i < ids.size(); ++i) {
-    if (i > 0) out->push_back(';');
-    AppendPythonInt(ids[i], out);
-    out->push_back('=');
-    AppendPythonInt(agent.get_asset_volume(ids[i]), out);
+  for (size_t i = 0; i < log_schema::kAgents.size(); ++i) {
+    if (i > 0) out->push_back(',');
+    switch (static_cast<AgentsColumn>(i)) {
+      case AgentsColumn::kAgentId:
+        AppendPythonInt(agent.agent_id(), out);
+        break;
+      case AgentsColumn::kName:
+        csv::AppendField(agent.name(), out);
+        break;
+      case AgentsColumn::kClass:
+        csv::AppendField(agent.class_name(), out);
+        break;
+      case AgentsColumn::kCashAmount:
+        AppendPythonFloat(agent.cash_amount(), out);
+        break;
+      case AgentsColumn::kAssetVolumes: {
+        std::vector<int> ids = agent.accessible_market_ids();
+        std::sort(ids.begin(), ids.end());
+        for (size_t j = 0; j < ids.size(); ++j) {
+          if (j > 0) out->push_back(';');
+          AppendPythonInt(ids[j], out);
+          out->push_back('=');
+          AppendPythonInt(agent.get_asset_volume(ids[j]), out);
+        }
+        break;
+      }
+      case AgentsColumn::kCount:
+        break;
+    }
   }
   out->push_back('\n');
 }
@@ -173,5 +212,11 @@ void AgentsCsvLogger::process_simulation_end_log(const SimulationEndLog& log) {
   }
   file.flush();
 }
+
+// Here, in the engine, rather than in the support library's output_file.cc:
+// a program that links libpams.so and the support archive (the pams tool)
+// then takes it from libpams.so, whose open files it must see, and no
+// second copy of the files' state from the archive.
+void ExitAfterWholeRows(int status) noexcept { OutputFile::ExitAfterWholeRows(status); }
 
 }  // namespace pams

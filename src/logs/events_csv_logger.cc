@@ -1,3 +1,6 @@
+// The events CSV file. Its columns are log_schema.h's: the header is joined
+// from it, and rows are written column by column in its order.
+
 #include "pams/logs/events_csv_logger.h"
 
 #include <chrono>
@@ -9,19 +12,23 @@
 #include <thread>
 #include <vector>
 
+#include "logs/log_schema.h"
 #include "pams/errors.h"
 #include "pams/market/market.h"
 #include "pams/simulator/simulator.h"
-#include "util/output_file.h"
-#include "util/python_format.h"
+#include "support/output_file.h"
+#include "support/python_format.h"
 
 namespace pams {
 
-const char* const EventsCsvLogger::kHeader =
-    "kind,time,market_id,agent_id,order_id,side,price,volume,ttl,"
-    "buy_agent_id,buy_order_id,sell_agent_id,sell_order_id\n";
+using log_schema::EventsColumn;
+using log_schema::Which;
 
-const char* const EventsCsvLogger::kFeeColumns = "buy_transaction_fee,sell_transaction_fee";
+const char* const EventsCsvLogger::kHeader =
+    log_schema::kJoined<log_schema::kEvents, Which::kWithoutFees, true>.data();
+
+const char* const EventsCsvLogger::kFeeColumns =
+    log_schema::kJoined<log_schema::kEvents, Which::kFeesOnly, false>.data();
 
 // The simulation thread copies each event into a chunk (Push); the writer
 // thread formats full chunks and writes them.
@@ -219,13 +226,8 @@ void EventsCsvLogger::Impl::Flush() {
 void EventsCsvLogger::Impl::WriteHeaderOnce() {
   if (header_written_) return;
   header_written_ = true;
-  std::string* out = file_.row();
-  out->append(kHeader);
-  if (with_fees_) {
-    out->back() = ',';
-    out->append(kFeeColumns);
-    out->push_back('\n');
-  }
+  file_.row()->append(
+      with_fees_ ? log_schema::kJoined<log_schema::kEvents, Which::kAll, true>.data() : kHeader);
   file_.commit_row();
 }
 
@@ -267,44 +269,65 @@ void EventsCsvLogger::Impl::WriterLoop() {
 
 void EventsCsvLogger::Impl::AppendRow(const Record& r, std::string* out) const {
   static constexpr const char* kKinds[] = {"order", "cancel", "execution", "expiration"};
-  out->append(kKinds[static_cast<int>(r.kind)]);
-  out->push_back(',');
-  AppendPythonInt(r.time, out);
-  out->push_back(',');
-  AppendPythonInt(r.market_id, out);
-  out->push_back(',');
-  if (r.kind == Kind::kExecution) {
-    out->append(",,,");
-    AppendPythonFloat(r.price, out);
-    out->push_back(',');
-    AppendPythonInt(r.volume, out);
-    out->append(",,");
-    AppendPythonInt(r.agent_id, out);
-    out->push_back(',');
-    AppendPythonInt(r.order_id, out);
-    out->push_back(',');
-    AppendPythonInt(r.sell_agent_id, out);
-    out->push_back(',');
-    AppendPythonInt(r.sell_order_id, out);
-    if (with_fees_) {
-      out->push_back(',');
-      AppendPythonFloat(r.buy_fee, out);
-      out->push_back(',');
-      AppendPythonFloat(r.sell_fee, out);
+  static constexpr size_t kColumns = log_schema::ColumnCount(log_schema::kEvents, false);
+  static constexpr size_t kColumnsWithFees = log_schema::ColumnCount(log_schema::kEvents, true);
+  // An execution fills its own columns; an order, cancel or expiration the
+  // order's (log_schema.h).
+  const bool execution = r.kind == Kind::kExecution;
+  const size_t columns = with_fees_ ? kColumnsWithFees : kColumns;
+  for (size_t i = 0; i < columns; ++i) {
+    if (i > 0) out->push_back(',');
+    switch (static_cast<EventsColumn>(i)) {
+      case EventsColumn::kKind:
+        out->append(kKinds[static_cast<int>(r.kind)]);
+        break;
+      case EventsColumn::kTime:
+        AppendPythonInt(r.time, out);
+        break;
+      case EventsColumn::kMarketId:
+        AppendPythonInt(r.market_id, out);
+        break;
+      case EventsColumn::kAgentId:
+        if (!execution) AppendPythonInt(r.agent_id, out);
+        break;
+      case EventsColumn::kOrderId:
+        if (!execution) AppendPythonInt(r.order_id, out);
+        break;
+      case EventsColumn::kSide:
+        if (!execution) out->append(r.is_buy ? "buy" : "sell");
+        break;
+      case EventsColumn::kPrice:
+        if (r.has_price) AppendPythonFloat(r.price, out);
+        break;
+      case EventsColumn::kVolume:
+        AppendPythonInt(r.volume, out);
+        break;
+      case EventsColumn::kTtl:
+        if (!execution && r.has_ttl) AppendPythonInt(r.ttl, out);
+        break;
+      case EventsColumn::kBuyAgentId:
+        if (execution) AppendPythonInt(r.agent_id, out);
+        break;
+      case EventsColumn::kBuyOrderId:
+        if (execution) AppendPythonInt(r.order_id, out);
+        break;
+      case EventsColumn::kSellAgentId:
+        if (execution) AppendPythonInt(r.sell_agent_id, out);
+        break;
+      case EventsColumn::kSellOrderId:
+        if (execution) AppendPythonInt(r.sell_order_id, out);
+        break;
+      case EventsColumn::kBuyTransactionFee:
+        if (execution) AppendPythonFloat(r.buy_fee, out);
+        break;
+      case EventsColumn::kSellTransactionFee:
+        if (execution) AppendPythonFloat(r.sell_fee, out);
+        break;
+      case EventsColumn::kCount:
+        break;
     }
-    out->push_back('\n');
-    return;
   }
-  AppendPythonInt(r.agent_id, out);
-  out->push_back(',');
-  AppendPythonInt(r.order_id, out);
-  out->append(r.is_buy ? ",buy," : ",sell,");
-  if (r.has_price) AppendPythonFloat(r.price, out);
-  out->push_back(',');
-  AppendPythonInt(r.volume, out);
-  out->push_back(',');
-  if (r.has_ttl) AppendPythonInt(r.ttl, out);
-  out->append(with_fees_ ? ",,,,,,\n" : ",,,,\n");
+  out->push_back('\n');
 }
 
 }  // namespace pams

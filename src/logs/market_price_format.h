@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "util/python_format.h"
+#include "support/python_format.h"
 
 namespace pams {
 

@@ -7,7 +7,7 @@
 #include "pams/errors.h"
 #include "pams/market/market.h"
 #include "pams/simulator/session.h"
-#include "util/python_format.h"
+#include "support/python_format.h"
 
 namespace pams {
 

@@ -14,7 +14,7 @@
 #include "pams/logs/logger.h"
 #include "pams/simulator/simulator.h"
 #include "simulator/simulation_journal.h"
-#include "util/python_format.h"
+#include "support/python_format.h"
 
 namespace pams {
 

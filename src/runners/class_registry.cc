@@ -26,7 +26,7 @@
 #include "pams/samples/dark_pool_market.h"
 #include "pams/samples/invest_div_fcn_agent.h"
 #include "pams/samples/workload_fcn_agent.h"
-#include "util/edit_distance.h"
+#include "support/edit_distance.h"
 
 namespace pams {
 

@@ -12,7 +12,7 @@
 #include <cstring>
 
 #include "pams/config/settings.h"
-#include "util/int_ranges.h"
+#include "support/int_ranges.h"
 
 namespace pams {
 

@@ -20,7 +20,7 @@
 #include "pams/simulator/session.h"
 #include "pams/simulator/simulator.h"
 #include "simulator/simulator_access.h"
-#include "util/python_format.h"
+#include "support/python_format.h"
 
 namespace pams {
 

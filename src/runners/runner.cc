@@ -22,7 +22,7 @@
 #include "runners/host_error.h"
 #include "runners/model_batches.h"
 #include "simulator/simulator_access.h"
-#include "util/python_format.h"
+#include "support/python_format.h"
 
 namespace pams {
 

@@ -3,7 +3,7 @@
 #include "pams/config/settings.h"
 #include "pams/errors.h"
 #include "pams/simulator/simulator.h"
-#include "util/python_format.h"
+#include "support/python_format.h"
 
 namespace pams {
 

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "pams/errors.h"
-#include "util/int_ranges.h"
+#include "support/int_ranges.h"
 
 namespace pams::sweep {
 

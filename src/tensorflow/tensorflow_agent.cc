@@ -13,7 +13,7 @@
 #include "pams/simulator/simulator_view.h"
 #include "pams/tensorflow/model.h"
 #include "pams/tensorflow/tensorflow.h"
-#include "util/python_format.h"
+#include "support/python_format.h"
 
 namespace pams::tensorflow {
 

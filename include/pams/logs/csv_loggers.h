@@ -1,6 +1,8 @@
 // Loggers that write CSV files for analysis (the `pams run` options
 // --steps-csv and --agents-csv). Numbers are printed as Python prints them,
-// so the files compare byte for byte with files written from PAMS.
+// so the files compare byte for byte with files written from PAMS. The
+// columns below are defined by the log schema (src/logs/log_schema.h), from
+// which kHeader and the rows are made.
 //
 // StepsCsvLogger: one row per market at the end of every step, columns
 //   session_id,market_id,market_name,market_time,market_price,

@@ -1,7 +1,8 @@
 // EventsCsvLogger: every order, cancel, execution and expiration of a run,
 // one CSV row each, in the order they happened (`pams run --events-csv`).
 //
-// Columns:
+// Columns (defined by the log schema, src/logs/log_schema.h; kHeader is
+// joined from it):
 //   kind,time,market_id,agent_id,order_id,side,price,volume,ttl,
 //   buy_agent_id,buy_order_id,sell_agent_id,sell_order_id
 // kind is order, cancel, execution or expiration. Order, cancel and

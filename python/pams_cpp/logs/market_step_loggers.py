@@ -17,8 +17,9 @@ from .base import Logger
 from .base import MarketStepEndLog
 from .base import overrides_logging
 
-_KEYS = ("session_id", "market_time", "market_id", "market_name", "market_price",
-         "fundamental_price")
+# The keys of market_step_logs' dicts, in order: the log schema's
+# (src/logs/log_schema.h), which the engine's records follow.
+_KEYS = _core.log_columns("market_step_logs")
 
 
 class MarketStepPrintLogger(Logger):

@@ -3,7 +3,7 @@
 // fields), a row cut short at the end is reported as such, and malformed
 // input is a ConfigError naming the file and line.
 
-#include "util/csv.h"
+#include "support/csv.h"
 
 #include <gtest/gtest.h>
 

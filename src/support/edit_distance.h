@@ -2,8 +2,8 @@
 // hints (unknown classes, config keys, command-line options). Header-only,
 // so that the pams tool uses the same one as the library. Pure; any thread.
 
-#ifndef PAMS_SRC_UTIL_EDIT_DISTANCE_H_
-#define PAMS_SRC_UTIL_EDIT_DISTANCE_H_
+#ifndef PAMS_SRC_SUPPORT_EDIT_DISTANCE_H_
+#define PAMS_SRC_SUPPORT_EDIT_DISTANCE_H_
 
 #include <algorithm>
 #include <cctype>
@@ -38,4 +38,4 @@ inline size_t EditDistance(std::string_view a, std::string_view b,
 
 }  // namespace pams
 
-#endif  // PAMS_SRC_UTIL_EDIT_DISTANCE_H_
+#endif  // PAMS_SRC_SUPPORT_EDIT_DISTANCE_H_

@@ -19,13 +19,15 @@
 // Thread rules: one thread at a time uses an OutputFile (a handover between
 // threads needs a happens-before, e.g. a mutex). ExitAfterWholeRows may be
 // called from any thread and from signal handlers, at any time.
+//
+// The open files are process-wide state: one set per binary that holds these
+// objects. The engine's (libpams) is the one that pams::ExitAfterWholeRows
+// (pams/logs/csv_loggers.h, defined by src/logs/csv_loggers.cc) reaches.
 
-#ifndef PAMS_SRC_UTIL_OUTPUT_FILE_H_
-#define PAMS_SRC_UTIL_OUTPUT_FILE_H_
+#ifndef PAMS_SRC_SUPPORT_OUTPUT_FILE_H_
+#define PAMS_SRC_SUPPORT_OUTPUT_FILE_H_
 
 #include <string>
-
-#include "pams/logs/csv_loggers.h"  // ExitAfterWholeRows
 
 namespace pams {
 
@@ -61,6 +63,14 @@ class OutputFile {
   bool closed() const { return closed_; }
   const std::string& path() const { return path_; }
 
+  // Ends the process with `status` (as _exit) once every open OutputFile
+  // holds its committed rows: at once when none is in the middle of a
+  // write, otherwise when that write ends, and after 2 seconds in any case.
+  // The first status wins. Async-signal-safe; any thread. Returns only when
+  // it has to wait. pams::ExitAfterWholeRows (pams/logs/csv_loggers.h) is
+  // this, for programs.
+  static void ExitAfterWholeRows(int status) noexcept;
+
  private:
   // Writes the committed rows out; returns 0 or the errno of the failure.
   int WriteBlock();
@@ -72,9 +82,6 @@ class OutputFile {
   std::string row_;
 };
 
-// ExitAfterWholeRows (pams/logs/csv_loggers.h) ends the process once every
-// open OutputFile has written its committed rows.
-
 }  // namespace pams
 
-#endif  // PAMS_SRC_UTIL_OUTPUT_FILE_H_
+#endif  // PAMS_SRC_SUPPORT_OUTPUT_FILE_H_

@@ -4,8 +4,8 @@
 //
 // Pure functions; safe from any thread.
 
-#ifndef PAMS_SRC_UTIL_PYTHON_FORMAT_H_
-#define PAMS_SRC_UTIL_PYTHON_FORMAT_H_
+#ifndef PAMS_SRC_SUPPORT_PYTHON_FORMAT_H_
+#define PAMS_SRC_SUPPORT_PYTHON_FORMAT_H_
 
 #include <cstdint>
 #include <cstring>
@@ -49,4 +49,4 @@ class PythonFloatCache {
 
 }  // namespace pams
 
-#endif  // PAMS_SRC_UTIL_PYTHON_FORMAT_H_
+#endif  // PAMS_SRC_SUPPORT_PYTHON_FORMAT_H_

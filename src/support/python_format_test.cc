@@ -5,7 +5,7 @@
 // AppendPythonFloat / PythonFloat and `print(str(int(x)))` for
 // AppendPythonIntegralDouble. They are literals here, not computed.
 
-#include "util/python_format.h"
+#include "support/python_format.h"
 
 #include <cmath>
 #include <cstdint>

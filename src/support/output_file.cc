@@ -32,7 +32,7 @@
 // flusher's pass to end (pthread_atfork), outside which the thread only
 // sleeps.
 
-#include "util/output_file.h"
+#include "support/output_file.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -137,7 +137,7 @@ void Acquire(Slot* s) {
     int expected = kIdle;
     if (s->state.compare_exchange_strong(expected, kBusy)) return;
     const int status = g_exit_status.load();
-    if (status >= 0) ExitAfterWholeRows(status);
+    if (status >= 0) OutputFile::ExitAfterWholeRows(status);
     if (tries < 100) {
       sched_yield();
       continue;
@@ -151,7 +151,7 @@ void Acquire(Slot* s) {
 void Release(Slot* s, int state) {
   s->state.store(state);
   const int status = g_exit_status.load();
-  if (status >= 0) ExitAfterWholeRows(status);
+  if (status >= 0) OutputFile::ExitAfterWholeRows(status);
 }
 
 // The flusher thread: every kFlushNanoseconds, writes out the committed
@@ -207,7 +207,7 @@ void StartFlusher() {
 
 }  // namespace
 
-void ExitAfterWholeRows(int status) noexcept {
+void OutputFile::ExitAfterWholeRows(int status) noexcept {
   int none = -1;
   g_exit_status.compare_exchange_strong(none, status);  // the first status wins
   bool busy = false;

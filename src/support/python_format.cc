@@ -4,7 +4,7 @@
 // <= -4 or > 16, otherwise fixed notation with at least one digit after the
 // point.
 
-#include "util/python_format.h"
+#include "support/python_format.h"
 
 #include <charconv>
 #include <cmath>

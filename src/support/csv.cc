@@ -1,4 +1,4 @@
-#include "util/csv.h"
+#include "support/csv.h"
 
 #include <utility>
 

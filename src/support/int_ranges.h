@@ -3,8 +3,8 @@
 // messages and for seed lists. Header-only, so that the pams tool uses the
 // same one as the library. Pure; any thread.
 
-#ifndef PAMS_SRC_UTIL_INT_RANGES_H_
-#define PAMS_SRC_UTIL_INT_RANGES_H_
+#ifndef PAMS_SRC_SUPPORT_INT_RANGES_H_
+#define PAMS_SRC_SUPPORT_INT_RANGES_H_
 
 #include <string>
 #include <vector>
@@ -29,4 +29,4 @@ std::string FormatIntRanges(const std::vector<Int>& values) {
 
 }  // namespace pams
 
-#endif  // PAMS_SRC_UTIL_INT_RANGES_H_
+#endif  // PAMS_SRC_SUPPORT_INT_RANGES_H_

@@ -11,12 +11,12 @@
 // Thread rules: AppendField is a pure function. A Reader is used by one
 // thread at a time; different Readers are independent.
 //
-// Exported from libpams.so for the pams tool's analysis (pams_analysis),
-// which reads what the engine's loggers write; not part of the installed
-// API.
+// Part of the support library (src/support/CMakeLists.txt): the engine's
+// loggers write with it, and the pams tool's analysis (pams_analysis) and
+// pams_cpp read back with the same code; not part of the installed API.
 
-#ifndef PAMS_SRC_UTIL_CSV_H_
-#define PAMS_SRC_UTIL_CSV_H_
+#ifndef PAMS_SRC_SUPPORT_CSV_H_
+#define PAMS_SRC_SUPPORT_CSV_H_
 
 #include <cstdint>
 #include <istream>
@@ -74,4 +74,4 @@ class Reader {
 
 }  // namespace pams::csv
 
-#endif  // PAMS_SRC_UTIL_CSV_H_
+#endif  // PAMS_SRC_SUPPORT_CSV_H_

@@ -3,7 +3,7 @@
 // close) are OutputErrors naming the path; a failed write leaves the file
 // cut back to its whole rows.
 
-#include "util/output_file.h"
+#include "support/output_file.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
