@@ -20,11 +20,11 @@ accept are generated (pams-cpp's documented stricter checks are respected).
 Config i of --seed S is generated from its own random.Random("S:i"), so
 `--seed S --first i --count 1` reproduces it alone (with the same flags).
 
-Usage: random_configs.py --pams BIN --plugin LIB --reference-python PY
-                         --count N --seed S [--keep DIR] [--first I]
-                         [--jobs J] [--keep-going] [--zero-counts]
-                         [--exclude-past-session-shocks]
-                         [--allow-pams-failures] [--scale K] [--print-configs]
+Usage: random_configs_test.py --pams BIN --plugin LIB --reference-python PY
+                              --count N --seed S [--keep DIR] [--first I]
+                              [--jobs J] [--keep-going] [--zero-counts]
+                              [--exclude-past-session-shocks]
+                              [--allow-pams-failures] [--scale K] [--print-configs]
 
 On a divergence the config (JSON, one line) and the first differing line are
 printed, the config (and the outputs of both sides) are written to --keep if
