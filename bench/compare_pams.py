@@ -25,6 +25,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "differential"))
 from differential_test import REFERENCE_ENV  # noqa: E402
+from differential_test import REFERENCE_PYTHONPATH  # noqa: E402
+from differential_test import REFERENCE_SCRIPT  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 from pams_samples import SAMPLES  # noqa: E402
 
@@ -45,9 +47,9 @@ def run_cpp(args, config, seed):
 
 def run_ref(args, config, seed):
     env = dict(os.environ, **REFERENCE_ENV)
-    env["PYTHONPATH"] = os.path.join(ROOT, "python")
+    env["PYTHONPATH"] = REFERENCE_PYTHONPATH
     out = subprocess.run(
-        [args.reference_python, os.path.join(ROOT, "python", "pams_reference.py"),
+        [args.reference_python, REFERENCE_SCRIPT,
          config, "--seed", str(seed)],
         capture_output=True, text=True, check=True, env=env).stdout
     return exec_time(out)

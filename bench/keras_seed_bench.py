@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The seed's case (issue 22): Keras agents written the seed's way
+"""The seed's case: Keras agents written the seed's way
 (bench/keras_seed_agents.py: an lru_cache-loaded model called eagerly on one
 row in submit_orders, or through a tf.function) in
 TensorFlowAgentParallelRunner against SequentialRunner, as a user feels it:

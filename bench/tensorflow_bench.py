@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """TensorFlowAgentParallelRunner against SequentialRunner, timed in one run.
 
-1. A heavy, compute-bound model (python/make_tf_model.py --heavy: 2.4 million parameters, ~1.2 ms a
+1. A heavy, compute-bound model (scripts/make_tf_model.py --heavy: 2.4 million parameters, ~1.2 ms a
    call on one thread), 8 TensorFlow agents asked per step
    (maxNormalOrders 8), tensorflowIntraOpThreads 1: speedup of the runner
    with 2 spawned workers over SequentialRunner (target >= 1.7x on 2 cores),
@@ -55,7 +55,7 @@ def main():
     args = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="pams-tfbench-")
     model = os.path.join(tmp, "heavy_model")
-    made = subprocess.run([args.tf_python, os.path.join(ROOT, "python", "make_tf_model.py"),
+    made = subprocess.run([args.tf_python, os.path.join(ROOT, "scripts", "make_tf_model.py"),
                            model, "--heavy", "--features", "10"],
                           capture_output=True, text=True, check=True)
     print(made.stdout.strip().splitlines()[-1])

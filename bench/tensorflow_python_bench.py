@@ -92,7 +92,7 @@ MODELS = {
     "small": "~1 ms: an input layer's 128 outputs repeated into a [64, 128] activation "
              "through twelve 128x128 layers (0.9 MB of weights, about a core's L2 "
              "cache)",
-    "wide": "several ms: python/make_tf_model.py's benchmark model, an [8, 768] activation "
+    "wide": "several ms: scripts/make_tf_model.py's benchmark model, an [8, 768] activation "
             "through 768x768 layers (16 MB of weights, streamed from the shared L3 "
             "cache and memory at each call)",
 }

@@ -14,7 +14,7 @@ mkdir -p "$out"
   > "$out/stdout.txt" 2> "$out/stderr.txt"
 echo "pams-cpp: PAMS's CI2002 sample, seed 42 (stdout in $out/stdout.txt)"
 grep '^# ' "$out/stdout.txt"
-python3 python/summarize.py "$out/steps.csv" "$out/agents.csv"
+python3 scripts/summarize.py "$out/steps.csv" "$out/agents.csv"
 echo
 # Session 0 is a warm-up without trades: its flat prices would lower the
 # return std, so the stylized facts are of session 1's steps only (the figure

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Creates .venv-tf with the TensorFlow CPU wheel, whose
 # tensorflow/libtensorflow_cc.so.2 pams-cpp loads at run time (and whose
-# Python builds the sample models: python/make_tf_model.py). Pinned.
+# Python builds the sample models: scripts/make_tf_model.py). Pinned.
 # PAMS_SKIP_TENSORFLOW_TESTS=1 skips it (and the TensorFlow tests).
 set -euo pipefail
 TF_VERSION=2.21.0

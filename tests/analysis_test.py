@@ -327,10 +327,10 @@ def check_same_file(args, tmp, steps):
 
 
 def check_demo_summary(args, steps):
-    """make demo's summary (python/summarize.py) says which steps each return
+    """make demo's summary (scripts/summarize.py) says which steps each return
     std covers: all steps, and each session's, the latter being the figure
     of pams stats --session for that session."""
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "python", "summarize.py"), steps],
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "summarize.py"), steps],
                           capture_output=True, text=True, timeout=60)
     stats = run(args, "stats", steps, "--session", "1", "--json")
     facts = json.loads(stats.stdout)["markets"][0] if stats.returncode == 0 else {}

@@ -55,7 +55,7 @@ with the command's output; the test fails when any did. At the end it prints
 how many blocks ran and how many were skipped, with the reasons.
 
 docs/plugins.md's complete plugin (mean_reversion.cc, its config and build
-lines) is run by tests/docs_example_test.py (by the install test, against
+lines) is run by tests/install_docs_example.py (by the install test, against
 the installed package); its blocks here carry skip markers saying so.
 
 Usage: docs_examples_test.py --pams BIN --python PY [--build-dir DIR] [--only FILE]

@@ -18,7 +18,7 @@
 # MomentumFCNAgent (--agents-csv), repeats itself with the same seed and
 # differs from the same config with plain FCNAgents; and that the complete
 # example of docs/plugins.md builds against the package and does what the
-# page says (tests/docs_example_test.py).
+# page says (tests/install_docs_example.py).
 # Everything is written under one mktemp directory, removed at exit; the
 # source tree is not touched.
 
@@ -198,7 +198,7 @@ changed=$(diff "$tmp/momentum.steps" "$tmp/plain.steps" | grep -c '^<' || true)
 echo "   $changed of 600 step lines differ"
 
 step "docs/plugins.md's complete example against the installed package"
-python3 "$source_dir/tests/docs_example_test.py" --pams "$pams" --cxx "${cxx:-c++}" \
+python3 "$source_dir/tests/install_docs_example.py" --pams "$pams" --cxx "${cxx:-c++}" \
     --include "$prefix/include" --lib-dir "$libdir" ||
   fail "the example of docs/plugins.md"
 

@@ -16,7 +16,8 @@ from pams_cpp.order import Cancel
 from pams_cpp.order import Order
 from samples.black_scholes.black_scholes import _on_generator
 
-# run.sh's ORDER_RATE, and the option Plham's workload prices.
+# The ORDER_RATE of the branch's run.sh (PAMS's, not in this repository),
+# and the option Plham's workload prices.
 DEFAULT_ORDER_RATE: float = 0.1
 BS_INITIAL_PRICE: float = 100.0
 BS_STRIKE_PRICE: float = 100.0

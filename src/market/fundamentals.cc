@@ -1,7 +1,7 @@
 // Fundamentals: PAMS's fundamentals.py, with numpy/scipy's float pipeline
-// reproduced step by step (SPEC.md section 7): covariance by broadcasting,
-// reference LAPACK's recursive Cholesky, reference BLAS's dot product, a
-// running cumsum, and libm's exp.
+// reproduced step by step (README.md, "How bit-identical results are
+// obtained"): covariance by broadcasting, reference LAPACK's recursive
+// Cholesky, reference BLAS's dot product, a running cumsum, and libm's exp.
 
 #include "pams/market/fundamentals.h"
 

@@ -12,7 +12,8 @@ namespace ziggurat {
 inline constexpr int kZigguratLevels = 256;
 
 // numpy's ki_double, wi_double and fi_double. They are data, not something a
-// formula reproduces with the same bits (SPEC.md section 4.5), hence copied.
+// formula reproduces with the same bits, hence copied
+// (scripts/gen_ziggurat_tables.py writes them from testdata/).
 extern const uint64_t kKi[kZigguratLevels];
 extern const double kWi[kZigguratLevels];
 extern const double kFi[kZigguratLevels];

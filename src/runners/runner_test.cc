@@ -5,8 +5,9 @@
 // Reference values: the CI2002 lines and agent parameters were produced by
 // running PAMS 0.3.0's SequentialRunner with a MarketStepSaver on
 // samples/CI2002/config.json with both sessions cut to 3 steps and
-// prng=random.Random(42), in /work/main/.venv-ref/bin/python (reference
-// BLAS/LAPACK, numpy without AVX-512); they are literals here.
+// prng=random.Random(42), in the reference environment's Python
+// (.venv-ref/bin/python of scripts/setup-reference.sh: reference BLAS/LAPACK,
+// numpy without AVX-512); they are literals here.
 
 #include "pams/runners/runner.h"
 

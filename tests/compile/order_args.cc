@@ -1,4 +1,4 @@
-// Compiled by tests/compile/check_compile.py: with -DPAMS_CASE=N, case N must
+// Compiled by tests/compile/compile_test.py: with -DPAMS_CASE=N, case N must
 // (0) compile, or (1..) fail to compile, showing that an order's price and
 // volume cannot be swapped silently.
 

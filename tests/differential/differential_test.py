@@ -5,7 +5,7 @@ CSV must be identical byte for byte, i.e. every double bit for bit.
 
 The reference runs in the pinned environment made by
 scripts/setup-reference.sh, with Debian's numpy/scipy on the reference
-BLAS/LAPACK and numpy's AVX-512 exp disabled; python/pams_reference.py
+BLAS/LAPACK and numpy's AVX-512 exp disabled; tests/differential/pams_reference.py
 --check-env fails loudly when that is not what is loaded.
 
 Usage: differential_test.py --pams BIN --plugin LIB --reference-python PY
@@ -17,7 +17,13 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+# The reference side: PAMS run by this folder's pams_reference.py (with
+# pams_sample_classes.py, the samples' user classes for PAMS). PYTHONPATH is
+# this folder alone, so that nothing of the caller's path reaches PAMS.
+REFERENCE_SCRIPT = os.path.join(HERE, "pams_reference.py")
+REFERENCE_PYTHONPATH = HERE
 REFERENCE_ENV = {
     "NPY_DISABLE_CPU_FEATURES": "AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL",
     "LD_LIBRARY_PATH": "/usr/lib/x86_64-linux-gnu/blas:/usr/lib/x86_64-linux-gnu/lapack",
@@ -63,7 +69,7 @@ def main():
             "`make test` (it runs scripts/setup-reference.sh) or that script"
         )
     env = dict(os.environ, **REFERENCE_ENV)
-    env["PYTHONPATH"] = os.path.join(ROOT, "python")
+    env["PYTHONPATH"] = REFERENCE_PYTHONPATH
     workdir = args.keep or tempfile.mkdtemp(prefix="pams-diff-")
     os.makedirs(workdir, exist_ok=True)
     failures = 0
@@ -75,7 +81,7 @@ def main():
                 "agents": os.path.join(workdir, f"{side}-{seed}-agents.csv"),
             }
         ref_out = run(
-            [args.reference_python, os.path.join(ROOT, "python", "pams_reference.py"),
+            [args.reference_python, REFERENCE_SCRIPT,
              args.config, "--seed", seed, "--check-env",
              "--steps-csv", files["ref"]["steps"], "--agents-csv", files["ref"]["agents"]],
             env=env,

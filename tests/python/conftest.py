@@ -7,9 +7,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# After site-packages: python/ also holds the pams_cpp sources, which must
-# not shadow the installed package.
-sys.path.append(os.path.join(ROOT, "python"))  # pams_reference (check_env)
+sys.path.append(os.path.join(ROOT, "tests", "differential"))  # pams_reference (check_env)
 sys.path.insert(0, os.path.join(ROOT, "tests"))   # pams_samples
 
 REFERENCE_ENV = {

@@ -10,7 +10,7 @@ parameters: not only ``(*args, **kwargs)``, and, for a nanobind function,
 named arguments rather than nanobind's ``arg0, arg1`` placeholders.
 
 Why: notebook users read ``help()`` and tab completion, and the API
-reference is generated from these docstrings (issue 27); a name that lacks
+reference is generated from these docstrings (make docs); a name that lacks
 one is invisible there. Run as a script (``python test_docstrings.py``) to
 print every failing name, grouped by module.
 

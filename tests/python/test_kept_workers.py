@@ -1,4 +1,4 @@
-"""Worker processes kept between runs (issue 22): a loop of runs starts its
+"""Worker processes kept between runs: a loop of runs starts its
 workers once, a different worker set-up starts others, workers go after
 their idle timeout, on close() / leaving ``with`` / shutdown_workers(); the
 main process runs rounds while workers start (and rounds of one task), and

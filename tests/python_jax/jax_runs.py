@@ -1,21 +1,22 @@
-"""Runs of an agent that calls a jitted JAX function, each in a process of
-its own: `python jax_runs.py MODE OUT [ARGS]` writes what the run left as
-JSON to OUT. The function's parameters come from a module-level
-functools.lru_cache function (once per process); its inputs from the
-agent's prng; the agent records every output and how its process's JAX is
-configured."""
-import copy
+"""Runs of an agent that calls a jitted JAX function, for
+test_jax_runner.py, each in a process of its own: `python jax_runs.py MODE
+OUT [ARGS]` writes what the run left as JSON to OUT (the command line,
+config and run are the framework suites' shared ones:
+tests/framework_suite/framework_suite.py). The function's parameters come
+from a module-level functools.lru_cache function (once per process); its
+inputs from the agent's prng; the agent records every output and how its
+process's JAX is configured."""
 import functools
-import json
 import os
-import random
 import sys
 
 import pams_cpp
 from pams_cpp.runners import JaxAgentParallelRunner
 from pams_cpp.runners import SequentialRunner
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "framework_suite"))
+import framework_suite as suite  # noqa: E402
 
 
 @functools.lru_cache(maxsize=None)
@@ -23,10 +24,7 @@ def parameters():
     import jax
     import jax.numpy as jnp
 
-    log = os.environ.get("PAMS_TEST_LOADS")
-    if log:
-        with open(log, "a") as f:
-            f.write(f"{os.getpid()}\n")
+    suite.record_load()
     key = jax.random.PRNGKey(0)
     return jax.random.normal(key, (8, 3)), jnp.linspace(-1.0, 1.0, 8)
 
@@ -68,53 +66,25 @@ class Loading(JaxAgentParallelRunner):
 
 
 def config(num_parallel, start_method=None, **simulation):
-    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
-        c = json.load(f)
-    c["JaxAgents"] = dict(copy.deepcopy(c["FCNAgents"]), **{"class": "JaxAgent", "numAgents": 10})
-    c["FCNAgents"]["numAgents"] = 30
-    c["simulation"]["agents"].append("JaxAgents")
-    c["simulation"]["sessions"][1]["iterationSteps"] = 150
-    c["simulation"]["sessions"][1]["maxNormalOrders"] = 4
-    c["simulation"].update(numParallel=num_parallel, jaxPlatforms="cpu")
-    c["simulation"].update(simulation)
-    if start_method:
-        c["simulation"]["startMethod"] = start_method
-    return c
+    return suite.config("JaxAgents", {"class": "JaxAgent", "numAgents": 10}, num_parallel,
+                        start_method, defaults={"jaxPlatforms": "cpu"}, **simulation)
 
 
-def run(runner_class, c, seed=3):
-    saver = pams_cpp.logs.MarketStepSaver()
-    runner = runner_class(settings=copy.deepcopy(c), prng=random.Random(seed), logger=saver)
-    runner.class_register(JaxAgent)
-    runner.main()
-    return {
-        "logs": [repr(sorted(log.items())) for log in saver.market_step_logs],
-        "agents": [repr((a.name, a.cash_amount, a.asset_volumes.get(0),
-                         getattr(a, "outputs", None))) for a in runner.simulator.agents],
-        "config": sorted({tuple(a.config) for a in runner.simulator.agents
-                          if hasattr(a, "config")}),
-        "prng": repr(runner._prng.getstate()),
-    }
+def run(runner_class, c):
+    runner, result = suite.run(runner_class, c, JaxAgent)
+    result["config"] = sorted({tuple(a.config) for a in runner.simulator.agents
+                               if hasattr(a, "config")})
+    return result
 
 
-def main():
-    mode, out = sys.argv[1:3]
-    rest = sys.argv[3:]
-    if mode == "sequential":
-        result = run(SequentialRunner, config(1))
-    elif mode == "parallel":
-        result = run(Loading, config(int(rest[0]), rest[1]))
-    elif mode == "bad_keys":
-        errors = []
-        for key, value in (("jaxPlatforms", ""), ("jaxPreallocate", 1), ("jaxMemoryFraction", 1.5)):
-            try:
-                JaxAgentParallelRunner(settings=config(2, **{key: value}))
-            except pams_cpp.ConfigError as e:
-                errors.append(str(e))
-        result = {"errors": errors}
-    with open(out, "w") as f:
-        json.dump(result, f)
+def bad_keys():
+    return {"errors": suite.refused(JaxAgentParallelRunner, [
+        (f"{key}={value!r}", config(2, **{key: value}))
+        for key, value in (("jaxPlatforms", ""), ("jaxPreallocate", 1),
+                           ("jaxMemoryFraction", 1.5))])}
 
 
 if __name__ == "__main__":
-    main()
+    suite.main({"sequential": lambda: run(SequentialRunner, config(1)),
+                "parallel": lambda n, method: run(Loading, config(int(n), method)),
+                "bad_keys": bad_keys})

@@ -2,27 +2,19 @@
 same logs and agents as SequentialRunner for every start method and
 numParallel 1/2; each worker loads its parameters once and runs JAX as the
 config says; bad keys are named."""
-import json
 import os
-import subprocess
-import sys
 
+import framework_suite as suite
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+RUNS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jax_runs.py")
 
 
 def jax_run(tmp_path, mode, *args, loads=None):
-    out = tmp_path / f"{mode}-{'-'.join(map(str, args))}.json"
-    env = dict(os.environ)
-    env.pop("XLA_PYTHON_CLIENT_PREALLOCATE", None)
-    if loads is not None:
-        env["PAMS_TEST_LOADS"] = str(loads)
-    done = subprocess.run([sys.executable, os.path.join(HERE, "jax_runs.py"), mode, str(out),
-                           *map(str, args)], capture_output=True, text=True, timeout=600,
-                          env=env)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return json.loads(out.read_text())
+    """A case of jax_runs.py, without XLA_PYTHON_CLIENT_PREALLOCATE from
+    here (the runner sets it in the workers)."""
+    return suite.run_case(RUNS, tmp_path, mode, *args, loads=loads,
+                          env={"XLA_PYTHON_CLIENT_PREALLOCATE": None})
 
 
 @pytest.fixture(scope="module")
@@ -38,14 +30,11 @@ def test_jax_agents_give_sequential_runners_results(sequential, num_parallel, me
     loads = tmp / f"loads-{num_parallel}-{method}"
     ours = jax_run(tmp, "parallel", num_parallel, method, loads=loads)
     assert len(ref["logs"]) == 250
-    assert ours["logs"] == ref["logs"]
-    assert ours["agents"] == ref["agents"]
-    assert ours["prng"] == ref["prng"]
+    suite.assert_same_run(ours, ref)
     # The workers ran JAX on the CPU without preallocation, as configured,
     # and loaded the parameters once each (in their initializer).
     assert ours["config"] == [["cpu", "false"]]
-    pids = loads.read_text().split()
-    assert len(pids) == num_parallel and len(set(pids)) == num_parallel
+    suite.assert_loaded_once_per_worker(loads.read_text().split(), num_parallel)
 
 
 def test_bad_jax_keys_are_named(sequential):

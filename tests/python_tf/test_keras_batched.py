@@ -5,24 +5,12 @@ TensorFlowAgentParallelRunner at numParallel 1 and 2 (the batched calls run
 in the main process under every runner); and whether a batch of 12 rows
 gives each row's single-row output bit for bit, with TensorFlow's oneDNN
 on and off (docs/python.md, "Batched model calls", says what)."""
-import json
-import os
-import subprocess
-import sys
-
+import framework_suite as suite
 import pytest
-
-RUNS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                    "batched_runs.py")
 
 
 def batched_run(tmp_path, mode, *args, env=None):
-    out = tmp_path / f"{mode}-{'-'.join(map(str, args))}.json"
-    done = subprocess.run([sys.executable, RUNS, "tf", mode, str(out), *map(str, args)],
-                          capture_output=True, text=True, timeout=600,
-                          env=dict(os.environ, **(env or {})))
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return json.loads(out.read_text())
+    return suite.batched_case("tf", tmp_path, mode, *args, env=env)
 
 
 @pytest.fixture(scope="module")

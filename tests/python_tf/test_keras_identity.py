@@ -2,7 +2,7 @@
 through pams-cpp's C API (tensorflow_model_check, what TensorFlowAgent
 calls) gives, bit for bit, what TensorFlow's Python gives on the same
 inputs with the same thread counts, for the sample model
-(python/make_tf_model.py) and a model of this test's own:
+(scripts/make_tf_model.py) and a model of this test's own:
 
 * what the exported SavedModel's signature gives in Python, always;
 * what Keras's own model(x) gives, with TensorFlow's oneDNN optimizations
@@ -23,7 +23,7 @@ if __name__ == "__main__" and "--onednn-off" in sys.argv:
     os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"  # before TensorFlow loads
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))  # make_tf_model
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 import tensorflow as tf  # noqa: E402

@@ -5,28 +5,17 @@ its model once and runs TensorFlow with the configured thread counts;
 fork after TensorFlow ran is refused; bad keys are named; Ctrl-C while
 the workers start stops the run within 0.1 s, a worker's error keeps its
 type, and the interpreter then exits without nanobind's leak report."""
-import json
 import os
-import subprocess
-import sys
 
+import framework_suite as suite
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+RUNS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf_runs.py")
 
 
-def tf_run(tmp_path, mode, *args, loads=None, stderr=None):
-    out = tmp_path / f"{mode}-{'-'.join(map(str, args))}.json"
-    env = dict(os.environ)
-    if loads is not None:
-        env["PAMS_TEST_LOADS"] = str(loads)
-    done = subprocess.run([sys.executable, os.path.join(HERE, "tf_runs.py"), mode, str(out),
-                           str(tmp_path / "model.keras"), *map(str, args)],
-                          capture_output=True, text=True, timeout=600, env=env)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    if stderr is not None:
-        stderr.append(done.stderr)
-    return json.loads(out.read_text())
+def tf_run(tmp_path, mode, *args, **kwargs):
+    """A case of tf_runs.py with tmp_path's model.keras."""
+    return suite.run_case(RUNS, tmp_path, mode, tmp_path / "model.keras", *args, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -43,14 +32,11 @@ def test_keras_agents_give_sequential_runners_results(models, num_parallel, meth
     loads = tmp / f"loads-{num_parallel}-{method}"
     ours = tf_run(tmp, "parallel", num_parallel, method, loads=loads)
     assert len(sequential["logs"]) == 250
-    assert ours["logs"] == sequential["logs"]
-    assert ours["agents"] == sequential["agents"]
-    assert ours["prng"] == sequential["prng"]
+    suite.assert_same_run(ours, sequential)
     # Every worker ran TensorFlow with the configured threads, and loaded
     # its model once (in its initializer).
     assert ours["threads"] == [[1, 1]]
-    pids = loads.read_text().split()
-    assert len(pids) == num_parallel and len(set(pids)) == num_parallel
+    suite.assert_loaded_once_per_worker(loads.read_text().split(), num_parallel)
 
 
 def test_fork_after_tensorflow_ran_is_refused(models):

@@ -1,25 +1,25 @@
-"""Runs of a Keras agent, each in a process of its own (TensorFlow is
-configured once per process, before it runs): `python tf_runs.py MODE OUT
-[ARGS]` writes what the run left as JSON to OUT.
+"""Runs of a Keras agent for test_tensorflow_runner.py, each in a process
+of its own (TensorFlow is configured once per process, before it runs):
+`python tf_runs.py MODE OUT MODEL [ARGS]` writes what the run left as JSON
+to OUT (the command line, config and run are the framework suites' shared
+ones: tests/framework_suite/framework_suite.py).
 
-The agent asks a small Keras model, loaded once per process through a
-functools.lru_cache function, for the price of each order, with inputs
-drawn from its prng; it records every output and the thread counts its
-process runs TensorFlow with."""
-import copy
+The agent asks a small Keras model (MODEL, which the mode make_model
+writes), loaded once per process through a functools.lru_cache function,
+for the price of each order, with inputs drawn from its prng; it records
+every output and the thread counts its process runs TensorFlow with."""
 import functools
-import json
 import os
-import random
 import sys
 
 import pams_cpp
-from pams_cpp.runners import MultiProcessAgentParallelRunner
 from pams_cpp.runners import SequentialRunner
 from pams_cpp.runners import TensorFlowAgentParallelRunner
 from pams_cpp.runners import configure_tensorflow
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "framework_suite"))
+import framework_suite as suite  # noqa: E402
 
 
 def make_model(path):
@@ -37,10 +37,7 @@ def make_model(path):
 def model(path):
     import keras
 
-    log = os.environ.get("PAMS_TEST_LOADS")
-    if log:
-        with open(log, "a") as f:
-            f.write(f"{os.getpid()}\n")
+    suite.record_load()
     return keras.models.load_model(path)
 
 
@@ -77,100 +74,81 @@ class Loading(TensorFlowAgentParallelRunner):
 
 
 def config(model_path, num_parallel, start_method=None, **simulation):
-    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
-        c = json.load(f)
-    c["KerasAgents"] = dict(copy.deepcopy(c["FCNAgents"]), **{
-        "class": "KerasAgent", "numAgents": 10, "modelPath": model_path})
-    c["FCNAgents"]["numAgents"] = 30
-    c["simulation"]["agents"].append("KerasAgents")
-    c["simulation"]["sessions"][1]["iterationSteps"] = 150
-    c["simulation"]["sessions"][1]["maxNormalOrders"] = 4
-    c["simulation"].update(numParallel=num_parallel, tensorflowIntraOpThreads=1,
-                           tensorflowInterOpThreads=1)
-    c["simulation"].update(simulation)
-    if start_method:
-        c["simulation"]["startMethod"] = start_method
-    return c
+    return suite.config("KerasAgents", {"class": "KerasAgent", "numAgents": 10,
+                                        "modelPath": model_path},
+                        num_parallel, start_method,
+                        defaults={"tensorflowIntraOpThreads": 1, "tensorflowInterOpThreads": 1},
+                        **simulation)
 
 
-def run(runner_class, c, seed=3):
-    saver = pams_cpp.logs.MarketStepSaver()
-    runner = runner_class(settings=copy.deepcopy(c), prng=random.Random(seed), logger=saver)
-    runner.class_register(KerasAgent)
-    runner.main()
-    return {
-        "logs": [repr(sorted(log.items())) for log in saver.market_step_logs],
-        "agents": [repr((a.name, a.cash_amount, a.asset_volumes.get(0),
-                         getattr(a, "outputs", None))) for a in runner.simulator.agents],
-        "threads": sorted({tuple(a.threads) for a in runner.simulator.agents
-                           if hasattr(a, "threads")}),
-        "prng": repr(runner._prng.getstate()),
-    }
+def run(runner_class, c):
+    runner, result = suite.run(runner_class, c, KerasAgent)
+    result["threads"] = sorted({tuple(a.threads) for a in runner.simulator.agents
+                                if hasattr(a, "threads")})
+    return result
 
 
-def main():
-    mode, out, model_path = sys.argv[1:4]
-    rest = sys.argv[4:]
-    if mode == "make_model":
-        make_model(model_path)
-        result = {}
-    elif mode == "sequential":
-        c = config(model_path, 1)
-        configure_tensorflow(c)
-        result = run(SequentialRunner, c)
-    elif mode == "parallel":
-        num_parallel, method = int(rest[0]), rest[1]
-        result = run(Loading, config(model_path, num_parallel, method))
-    elif mode == "fork_after_tensorflow":
-        model(model_path)  # TensorFlow runs here first
-        try:
-            run(TensorFlowAgentParallelRunner, config(model_path, 2, "fork"))
-            result = {"error": None}
-        except pams_cpp.SimulationError as e:
-            result = {"error": str(e)}
-    elif mode == "interrupted_then_failed":
-        # Ctrl-C while the spawned workers start (importing TensorFlow,
-        # loading the model): stopped within 0.1 s; then a run whose Keras
-        # agent fails in a worker: its own error. The harness checks that
-        # the interpreter then exits without nanobind's leak report.
-        import signal
-        import threading
-        import time
+def sequential(model_path):
+    c = config(model_path, 1)
+    configure_tensorflow(c)
+    return run(SequentialRunner, c)
 
-        import tensorflow  # noqa: F401 (imported before the clock starts)
 
-        sent = []
-        # Spawned workers take seconds to import TensorFlow: 1 s in, they
-        # are starting.
-        threading.Timer(1.0, lambda: (sent.append(time.monotonic()),
-                                      os.kill(os.getpid(), signal.SIGINT))).start()
-        started = time.monotonic()
-        try:
-            run(Loading, config(model_path, 2, "spawn"))
-            stopped = None
-        except KeyboardInterrupt:
-            stopped = time.monotonic() - sent[0]
-        failed = None
-        missing = config(model_path, 2, "spawn")
-        missing["KerasAgents"]["modelPath"] = os.path.join(os.path.dirname(model_path),
-                                                           "missing.keras")
-        try:
-            run(Loading, missing)
-        except Exception as e:  # noqa: BLE001 (the type is what is checked)
-            failed = type(e).__name__ + ": " + str(e)
-        result = {"stopped": stopped, "failed": failed, "signal_after": sent[0] - started}
-    elif mode == "bad_keys":
-        errors = []
+def parallel(model_path, num_parallel, method):
+    return run(Loading, config(model_path, int(num_parallel), method))
+
+
+def fork_after_tensorflow(model_path):
+    model(model_path)  # TensorFlow runs here first
+    try:
+        run(TensorFlowAgentParallelRunner, config(model_path, 2, "fork"))
+        return {"error": None}
+    except pams_cpp.SimulationError as e:
+        return {"error": str(e)}
+
+
+def interrupted_then_failed(model_path):
+    """Ctrl-C while the spawned workers start (importing TensorFlow, loading
+    the model): stopped within 0.1 s; then a run whose Keras agent fails in
+    a worker: its own error. The test checks that the interpreter then
+    exits without nanobind's leak report."""
+    import signal
+    import threading
+    import time
+
+    import tensorflow  # noqa: F401 (imported before the clock starts)
+
+    sent = []
+    # Spawned workers take seconds to import TensorFlow: 1 s in, they are
+    # starting.
+    threading.Timer(1.0, lambda: (sent.append(time.monotonic()),
+                                  os.kill(os.getpid(), signal.SIGINT))).start()
+    started = time.monotonic()
+    try:
+        run(Loading, config(model_path, 2, "spawn"))
+        stopped = None
+    except KeyboardInterrupt:
+        stopped = time.monotonic() - sent[0]
+    failed = None
+    missing = config(model_path, 2, "spawn")
+    missing["KerasAgents"]["modelPath"] = os.path.join(os.path.dirname(model_path),
+                                                       "missing.keras")
+    try:
+        run(Loading, missing)
+    except Exception as e:  # noqa: BLE001 (the type is what is checked)
+        failed = type(e).__name__ + ": " + str(e)
+    return {"stopped": stopped, "failed": failed, "signal_after": sent[0] - started}
+
+
+def bad_keys(model_path):
+    return {"errors": suite.refused(TensorFlowAgentParallelRunner, [
+        (f"{key}={value!r}", config(model_path, 2, **{key: value}))
         for key, value in (("tensorflowIntraOpThreads", 0), ("tensorflowInterOpThreads", 1.5),
-                           ("tensorflowGpuMemoryGrowth", "yes")):
-            try:
-                TensorFlowAgentParallelRunner(settings=config(model_path, 2, **{key: value}))
-            except pams_cpp.ConfigError as e:
-                errors.append(str(e))
-        result = {"errors": errors}
-    with open(out, "w") as f:
-        json.dump(result, f)
+                           ("tensorflowGpuMemoryGrowth", "yes"))])}
 
 
 if __name__ == "__main__":
-    main()
+    suite.main({"make_model": lambda model_path: make_model(model_path) or {},
+                "sequential": sequential, "parallel": parallel,
+                "fork_after_tensorflow": fork_after_tensorflow,
+                "interrupted_then_failed": interrupted_then_failed, "bad_keys": bad_keys})

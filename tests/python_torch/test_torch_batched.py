@@ -1,23 +1,12 @@
 """PyTorch agents whose model calls are batched (pams_cpp.agents.ModelCall,
 torch tensor rows stacked with torch.cat): the same logs and outputs under
 SequentialRunner and TorchAgentParallelRunner (numParallel 1 and 2)."""
-import json
-import os
-import subprocess
-import sys
-
+import framework_suite as suite
 import pytest
-
-RUNS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                    "batched_runs.py")
 
 
 def batched_run(tmp_path, mode, *args):
-    out = tmp_path / f"{mode}-{'-'.join(map(str, args))}.json"
-    done = subprocess.run([sys.executable, RUNS, "torch", mode, str(out), *map(str, args)],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return json.loads(out.read_text())
+    return suite.batched_case("torch", tmp_path, mode, *args)
 
 
 @pytest.fixture(scope="module")

@@ -3,14 +3,12 @@ same logs and agents as SequentialRunner for every start method and
 numParallel 1/2 (and 4); each worker loads the model once, runs PyTorch
 with the configured (or the default) number of threads and shares tensors
 through the file system; bad keys are named."""
-import json
 import os
-import subprocess
-import sys
 
+import framework_suite as suite
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+TORCH_RUNS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_runs.py")
 
 # The main process's torch.get_num_threads() in the parallel runs (set
 # there before the runner is made): the default torchNumThreads divides it
@@ -23,15 +21,7 @@ IDS = [f"{n}-{method}-{threads or 'default'}" for n, method, threads in RUNS]
 
 
 def torch_run(tmp_path, mode, *args, loads=None):
-    out = tmp_path / f"{mode}-{'-'.join(map(str, args))}.json"
-    env = dict(os.environ)
-    if loads is not None:
-        env["PAMS_TEST_LOADS"] = str(loads)
-    done = subprocess.run([sys.executable, os.path.join(HERE, "torch_runs.py"), mode, str(out),
-                           *map(str, args)], capture_output=True, text=True, timeout=600,
-                          env=env)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return json.loads(out.read_text())
+    return suite.run_case(TORCH_RUNS, tmp_path, mode, *args, loads=loads)
 
 
 @pytest.fixture(scope="module")
@@ -76,12 +66,11 @@ def test_torch_agents_give_sequential_runners_results(sequential, parallel, num_
     ours, _ = parallel(num_parallel, method, threads)
     assert len(ref["logs"]) == 130
     assert ref["calls"] > 50
-    assert ours["logs"] == ref["logs"]
-    # Every agent's cash, assets, outputs and tensor of outputs.
-    assert ours["agents"] == ref["agents"]
+    # The logs, the prng and every agent's cash, assets, outputs and tensor
+    # of outputs.
+    suite.assert_same_run(ours, ref)
     assert ours["calls"] == ref["calls"]
     assert ours["totals_are_tensors"] and ref["totals_are_tensors"]
-    assert ours["prng"] == ref["prng"]
 
 
 @pytest.mark.parametrize("num_parallel, method, threads", RUNS, ids=IDS)
@@ -90,7 +79,7 @@ def test_each_worker_loads_the_model_once(sequential, parallel, num_parallel, me
     assert ref_loads == [str(ref["main_pid"])]
     ours, loads = parallel(num_parallel, method, threads)
     # Once in each worker (its initializer), never in the main process.
-    assert len(loads) == num_parallel and len(set(loads)) == num_parallel
+    suite.assert_loaded_once_per_worker(loads, num_parallel)
     assert str(ours["main_pid"]) not in loads
     # Every call ran in one of those workers, which kept the model.
     pids = {str(pid) for pid, _, _ in ours["seen"]}

@@ -1,32 +1,31 @@
-"""Runs of an agent that calls a small PyTorch model, each in a process of
-its own: `python torch_runs.py MODE OUT [ARGS]` writes what the run left as
-JSON to OUT. The model (an MLP whose weights come from torch.manual_seed)
-comes from a module-level functools.lru_cache function (once per process);
-its inputs from the agent's prng, through a torch.Generator; the agent
-keeps its outputs (a list and a tensor) in its fields and records, for
-every call, its process and how that process's PyTorch was configured."""
-import copy
+"""Runs of an agent that calls a small PyTorch model, for
+test_torch_runner.py, each in a process of its own: `python torch_runs.py
+MODE OUT [ARGS]` writes what the run left as JSON to OUT (the command line,
+config and run are the framework suites' shared ones:
+tests/framework_suite/framework_suite.py). The model (an MLP whose weights
+come from torch.manual_seed) comes from a module-level functools.lru_cache
+function (once per process); its inputs from the agent's prng, through a
+torch.Generator; the agent keeps its outputs (a list and a tensor) in its
+fields and records, for every call, its process and how that process's
+PyTorch was configured."""
 import functools
-import json
 import os
-import random
 import sys
 
 import pams_cpp
 from pams_cpp.runners import SequentialRunner
 from pams_cpp.runners import TorchAgentParallelRunner
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "framework_suite"))
+import framework_suite as suite  # noqa: E402
 
 
 @functools.lru_cache(maxsize=None)
 def model():
     import torch
 
-    log = os.environ.get("PAMS_TEST_LOADS")
-    if log:
-        with open(log, "a") as f:
-            f.write(f"{os.getpid()}\n")
+    suite.record_load()
     torch.manual_seed(0)
     net = torch.nn.Sequential(torch.nn.Linear(3, 16), torch.nn.Tanh(), torch.nn.Linear(16, 1))
     net.requires_grad_(False)
@@ -63,37 +62,18 @@ class Loading(TorchAgentParallelRunner):
 
 
 def config(num_parallel, start_method=None, **simulation):
-    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
-        c = json.load(f)
-    c["TorchAgents"] = dict(copy.deepcopy(c["FCNAgents"]), **{"class": "TorchAgent",
-                                                             "numAgents": 10})
-    c["FCNAgents"]["numAgents"] = 30
-    c["simulation"]["agents"].append("TorchAgents")
-    c["simulation"]["sessions"][0]["iterationSteps"] = 30
-    c["simulation"]["sessions"][1]["iterationSteps"] = 100
-    c["simulation"]["sessions"][1]["maxNormalOrders"] = 4
-    c["simulation"]["numParallel"] = num_parallel
-    c["simulation"].update(simulation)
-    if start_method:
-        c["simulation"]["startMethod"] = start_method
-    return c
+    return suite.config("TorchAgents", {"class": "TorchAgent", "numAgents": 10}, num_parallel,
+                        start_method, steps=(30, 100), **simulation)
 
 
-def run(runner_class, c, seed=3):
+def run(runner_class, c):
     import torch
 
-    saver = pams_cpp.logs.MarketStepSaver()
-    runner = runner_class(settings=copy.deepcopy(c), prng=random.Random(seed), logger=saver)
-    runner.class_register(TorchAgent)
-    runner.main()
+    runner, result = suite.run(
+        runner_class, c, TorchAgent,
+        agent_fields=lambda a: (a.total.tolist() if hasattr(a, "total") else None,))
     torch_agents = [a for a in runner.simulator.agents if isinstance(a, TorchAgent)]
-    return {
-        "logs": [repr(sorted(log.items())) for log in saver.market_step_logs],
-        "agents": [repr((a.name, a.cash_amount, a.asset_volumes.get(0),
-                         getattr(a, "outputs", None),
-                         a.total.tolist() if hasattr(a, "total") else None))
-                   for a in runner.simulator.agents],
-        "prng": repr(runner._prng.getstate()),
+    result.update({
         "calls": sum(len(getattr(a, "outputs", [])) for a in torch_agents),
         "totals_are_tensors": all(isinstance(a.total, torch.Tensor) for a in torch_agents
                                   if hasattr(a, "total")),
@@ -102,34 +82,29 @@ def run(runner_class, c, seed=3):
         "main_threads": torch.get_num_threads(),
         "main_sharing_strategy": torch.multiprocessing.get_sharing_strategy(),
         "runner_threads": getattr(runner, "torch_num_threads", None),
-    }
+    })
+    return result
 
 
-def main():
-    mode, out = sys.argv[1:3]
-    rest = sys.argv[3:]
-    if mode == "sequential":
-        result = run(SequentialRunner, config(1))
-    elif mode == "parallel":
-        # NUM_PARALLEL START_METHOD TORCH_NUM_THREADS|default [MAIN_THREADS]
-        import torch
+def parallel(num_parallel, method, threads, main_threads=None):
+    """numParallel NUM_PARALLEL, startMethod METHOD, torchNumThreads THREADS
+    (or the runner's default: "default"), with MAIN_THREADS threads for this
+    process's PyTorch where given."""
+    import torch
 
-        if len(rest) > 3:
-            torch.set_num_threads(int(rest[3]))
-        simulation = {} if rest[2] == "default" else {"torchNumThreads": int(rest[2])}
-        result = run(Loading, config(int(rest[0]), rest[1], **simulation))
-    elif mode == "bad_keys":
-        errors = []
-        for value in (0, -2, 2.5, True, "2"):
-            try:
-                TorchAgentParallelRunner(settings=config(2, torchNumThreads=value))
-                errors.append(f"accepted {value!r}")
-            except pams_cpp.ConfigError as e:
-                errors.append([str(e), e.path, e.message])
-        result = {"errors": errors}
-    with open(out, "w") as f:
-        json.dump(result, f)
+    if main_threads is not None:
+        torch.set_num_threads(int(main_threads))
+    simulation = {} if threads == "default" else {"torchNumThreads": int(threads)}
+    return run(Loading, config(int(num_parallel), method, **simulation))
+
+
+def bad_keys():
+    return {"errors": suite.refused(
+        TorchAgentParallelRunner,
+        [(repr(value), config(2, torchNumThreads=value)) for value in (0, -2, 2.5, True, "2")],
+        describe=lambda e: [str(e), e.path, e.message])}
 
 
 if __name__ == "__main__":
-    main()
+    suite.main({"sequential": lambda: run(SequentialRunner, config(1)), "parallel": parallel,
+                "bad_keys": bad_keys})

@@ -20,11 +20,11 @@ accept are generated (pams-cpp's documented stricter checks are respected).
 Config i of --seed S is generated from its own random.Random("S:i"), so
 `--seed S --first i --count 1` reproduces it alone (with the same flags).
 
-Usage: random_configs.py --pams BIN --plugin LIB --reference-python PY
-                         --count N --seed S [--keep DIR] [--first I]
-                         [--jobs J] [--keep-going] [--zero-counts]
-                         [--exclude-past-session-shocks]
-                         [--allow-pams-failures] [--scale K] [--print-configs]
+Usage: random_configs_test.py --pams BIN --plugin LIB --reference-python PY
+                              --count N --seed S [--keep DIR] [--first I]
+                              [--jobs J] [--keep-going] [--zero-counts]
+                              [--exclude-past-session-shocks]
+                              [--allow-pams-failures] [--scale K] [--print-configs]
 
 On a divergence the config (JSON, one line) and the first differing line are
 printed, the config (and the outputs of both sides) are written to --keep if
@@ -930,7 +930,7 @@ def compare(args, env, config_path, seed, workdir, tag):
     files = {side: {kind: os.path.join(workdir, f"{tag}-{side}-{seed}-{kind}.csv")
                     for kind in ("steps", "agents")} for side in ("ref", "cpp")}
     ref_rc, ref_out, ref_err = run_side(
-        [args.reference_python, os.path.join(dt.ROOT, "python", "pams_reference.py"),
+        [args.reference_python, dt.REFERENCE_SCRIPT,
          config_path, "--seed", str(seed), "--check-env",
          "--steps-csv", files["ref"]["steps"], "--agents-csv", files["ref"]["agents"]],
         env=env)
@@ -1023,7 +1023,7 @@ def main():
         sys.exit(f"reference Python {args.reference_python} is missing: run "
                  "`make test` (it runs scripts/setup-reference.sh) or that script")
     env = dict(os.environ, **dt.REFERENCE_ENV)
-    env["PYTHONPATH"] = os.path.join(dt.ROOT, "python")
+    env["PYTHONPATH"] = dt.REFERENCE_PYTHONPATH
     workdir = tempfile.mkdtemp(prefix="pams-random-")
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)

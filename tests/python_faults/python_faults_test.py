@@ -27,7 +27,7 @@ Outcomes: clean (all as expected), unclear (it ended, but not with the
 error or message expected) and bad (a hang, a crash, a process left
 behind, a leak report). Exit status 0 when every case is clean.
 
-Usage: check_python_faults.py --python VENV_PYTHON [--jobs N]
+Usage: python_faults_test.py --python VENV_PYTHON [--jobs N]
                               [--only serial|parallel] [CASE ...]
 """
 import argparse

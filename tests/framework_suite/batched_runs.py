@@ -1,8 +1,10 @@
 """Runs of agents whose model calls are batched (pams_cpp.agents.ModelCall),
 with a TensorFlow (Keras, eager), PyTorch or JAX model, each in a process
-of its own: `python batched_runs.py FRAMEWORK MODE OUT [ARGS]` writes what
-the run left as JSON to OUT. For tests/python_tf, python_torch and
-python_jax, run in their venvs.
+of its own: `PAMS_TEST_FRAMEWORK=tf|torch|jax python batched_runs.py MODE
+OUT [ARGS]` writes what the run left as JSON to OUT. For the batched tests
+of tests/python_tf, python_torch and python_jax, run in their venvs
+(framework_suite.batched_case; framework_suite.py, beside this script, has
+the command line, the config and the run).
 
 The model is the seed's pattern: a module-level functools.lru_cache
 function loads it once per process, so every agent's call names the same
@@ -14,23 +16,22 @@ MODE: sequential (SequentialRunner), parallel N METHOD (the framework's
 agent-parallel runner, numParallel N, start method METHOD), unbatched
 (SequentialRunner with batchModelCalls false), bits (whether a batch of 12
 rows gives each row's single-row output bit for bit)."""
-import copy
 import functools
-import json
 import os
-import random
 import sys
 
 import numpy as np
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
+import framework_suite as suite  # noqa: E402
 import pams_cpp  # noqa: E402
 from pams_cpp.agents import ModelCall  # noqa: E402
 from pams_cpp.runners import SequentialRunner  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FRAMEWORK = sys.argv[1] if __name__ == "__main__" else os.environ.get("PAMS_TEST_FRAMEWORK")
+# The framework: PAMS_TEST_FRAMEWORK, which the workers inherit too.
+FRAMEWORK = os.environ.get("PAMS_TEST_FRAMEWORK")
+FRAMEWORKS = ("tf", "torch", "jax")
 FEATURES = 4
 
 
@@ -102,20 +103,14 @@ class BatchedAgent(pams_cpp.agents.Agent):
 
 
 def config(num_parallel=1, **simulation):
-    with open(os.path.join(ROOT, "samples/CI2002/config.json")) as f:
-        c = json.load(f)
-    c["BatchedAgents"] = {"class": "BatchedAgent", "numAgents": 12, "markets": ["Market"],
-                          "assetVolume": 50, "cashAmount": 10000}
-    c["FCNAgents"]["numAgents"] = 20
-    c["simulation"]["agents"].append("BatchedAgents")
-    c["simulation"]["sessions"][0]["iterationSteps"] = 30
-    c["simulation"]["sessions"][1]["iterationSteps"] = 120
-    c["simulation"]["sessions"][1]["maxNormalOrders"] = 4
-    c["simulation"]["numParallel"] = num_parallel
+    defaults = {}
     if FRAMEWORK == "tf":
-        c["simulation"].update(tensorflowIntraOpThreads=1, tensorflowInterOpThreads=1)
-    c["simulation"].update(simulation)
-    return c
+        defaults = {"tensorflowIntraOpThreads": 1, "tensorflowInterOpThreads": 1}
+    return suite.config("BatchedAgents", {"class": "BatchedAgent", "numAgents": 12,
+                                          "markets": ["Market"], "assetVolume": 50,
+                                          "cashAmount": 10000},
+                        num_parallel, base=None, fcn_agents=20, steps=(30, 120),
+                        defaults=defaults, **simulation)
 
 
 def parallel_runner():
@@ -125,24 +120,16 @@ def parallel_runner():
             "jax": runners.JaxAgentParallelRunner}[FRAMEWORK]
 
 
-def run(runner_class, c, seed=3):
+def run(runner_class, c):
     if FRAMEWORK == "tf":
         # This process's TensorFlow as the workers' (the batched calls run
         # here).
         from pams_cpp.runners import configure_tensorflow
 
         configure_tensorflow(c)
-    saver = pams_cpp.logs.MarketStepSaver()
-    runner = runner_class(settings=copy.deepcopy(c), prng=random.Random(seed), logger=saver)
-    runner.class_register(BatchedAgent)
-    runner.main()
-    return {
-        "logs": [repr(sorted(log.items())) for log in saver.market_step_logs],
-        "agents": [repr((a.name, a.cash_amount, a.asset_volumes.get(0),
-                         getattr(a, "outputs", None))) for a in runner.simulator.agents],
-        "prng": repr(runner._prng.getstate()),
-        "calls": sum(len(getattr(a, "outputs", [])) for a in runner.simulator.agents),
-    }
+    runner, result = suite.run(runner_class, c, BatchedAgent)
+    result["calls"] = sum(len(getattr(a, "outputs", [])) for a in runner.simulator.agents)
+    return result
 
 
 def bits():
@@ -158,20 +145,12 @@ def bits():
             "max_diff": float(np.max(np.abs(batched.astype(np.float64) - single)))}
 
 
-def main():
-    mode, out = sys.argv[2:4]
-    rest = sys.argv[4:]
-    if mode == "sequential":
-        result = run(SequentialRunner, config())
-    elif mode == "unbatched":
-        result = run(SequentialRunner, config(batchModelCalls=False))
-    elif mode == "parallel":
-        result = run(parallel_runner(), config(int(rest[0]), startMethod=rest[1]))
-    elif mode == "bits":
-        result = bits()
-    with open(out, "w") as f:
-        json.dump(result, f)
-
-
 if __name__ == "__main__":
-    main()
+    if FRAMEWORK not in FRAMEWORKS:
+        sys.exit(f"PAMS_TEST_FRAMEWORK must be one of {', '.join(FRAMEWORKS)}, got {FRAMEWORK!r}")
+    suite.main({
+        "sequential": lambda: run(SequentialRunner, config()),
+        "unbatched": lambda: run(SequentialRunner, config(batchModelCalls=False)),
+        "parallel": lambda n, method: run(parallel_runner(), config(int(n), startMethod=method)),
+        "bits": bits,
+    })

@@ -4,7 +4,7 @@ compiler: case 0 (orders built with named fields) must compile, and every
 other case (price and volume swapped, positionally, in unnamed braces, or by
 names out of order; a price as a market order's volume) must be refused.
 
-Usage: check_compile.py --cxx COMPILER --include DIR
+Usage: compile_test.py --cxx COMPILER --include DIR
 """
 import argparse
 import os

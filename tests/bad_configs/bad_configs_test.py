@@ -5,7 +5,7 @@ in the .expected file beside it (which names the file or key path), with no
 crash, no abort and no exception trace; `pams validate` must list the same
 message.
 
-Usage: check_bad_configs.py --pams BIN
+Usage: bad_configs_test.py --pams BIN
 """
 import argparse
 import glob

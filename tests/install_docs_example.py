@@ -10,7 +10,7 @@ and what the page says of it holds:
 * `pams run --check-parallel` passes, and reports the agent when the
   example's save_state/load_state are taken out.
 
-Usage: docs_example_test.py --pams BIN --cxx COMPILER --include DIR --lib-dir DIR
+Usage: install_docs_example.py --pams BIN --cxx COMPILER --include DIR --lib-dir DIR
 """
 import argparse
 import csv
