@@ -27,8 +27,8 @@ import signal
 import struct
 import subprocess
 import sys
-import tempfile
 import time
+import scratch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CI2002 = os.path.join(ROOT, "samples", "CI2002", "config.json")
@@ -44,7 +44,7 @@ def main():
     p.add_argument("--plugin", required=True)
     p.add_argument("--test-agents", required=True)
     args = p.parse_args()
-    tmp = tempfile.mkdtemp(prefix="pams-cli-")
+    tmp = scratch.folder("pams-cli-")
     failures = []
 
     def expect(name, proc, status, pattern):
@@ -604,4 +604,4 @@ def zombie(pid):
 
 
 if __name__ == "__main__":
-    main()
+    scratch.run(main)

@@ -18,7 +18,7 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
+import scratch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "plugins.md")
@@ -45,7 +45,7 @@ def main():
         doc = f.read()
     source = block_after(doc, "mean_reversion.cc", "cpp")
     config = block_after(doc, "config.json", "json")
-    tmp = tempfile.mkdtemp(prefix="pams-docs-")
+    tmp = scratch.folder("pams-docs-")
     with open(os.path.join(tmp, "config.json"), "w") as f:
         f.write(config)
 
@@ -108,4 +108,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    scratch.run(main)

@@ -38,11 +38,11 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 
 from pams_samples import SAMPLES
+import scratch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 THREADS = "MultiThreadAgentParallelRunner"
@@ -52,7 +52,7 @@ PROCESSES = "MultiProcessAgentParallelRunner"
 class Checker:
     def __init__(self, args):
         self.args = args
-        self.tmp = tempfile.mkdtemp(prefix="pams-parallel-")
+        self.tmp = scratch.folder("pams-parallel-")
         self.failures = []
         self.count = 0
 
@@ -398,4 +398,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    scratch.run(main)

@@ -14,7 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
+import scratch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -27,7 +27,7 @@ def main():
     p.add_argument("--include", required=True)
     p.add_argument("--lib-dir", required=True)
     args = p.parse_args()
-    tmp = tempfile.mkdtemp(prefix="pams-abi-")
+    tmp = scratch.folder("pams-abi-")
     other = os.path.join(tmp, "other-include")
     shutil.copytree(args.include, other)
     header = os.path.join(other, "pams", "runners", "class_registry.h")
@@ -80,4 +80,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    scratch.run(main)

@@ -16,8 +16,8 @@ import csv
 import os
 import subprocess
 import sys
-import tempfile
 import time
+import scratch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CI2002 = os.path.join(ROOT, "samples", "CI2002", "config.json")
@@ -39,7 +39,7 @@ def main():
     p.add_argument("--pams", required=True)
     p.add_argument("--steps", type=int, default=1_000_000)
     args = p.parse_args()
-    tmp = tempfile.mkdtemp(prefix="pams-soak-")
+    tmp = scratch.folder("pams-soak-")
     steps_csv = os.path.join(tmp, "steps.csv")
     proc = subprocess.Popen(
         [args.pams, "run", CI2002, "--seed", "11", "--quiet", "--steps-csv", steps_csv,
@@ -99,4 +99,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    scratch.run(main)

@@ -24,8 +24,8 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
+import scratch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLE = os.path.join(ROOT, "samples", "tensorflow", "config.json")
@@ -44,7 +44,7 @@ def available(pams):
 
 
 def identical(args, failures):
-    tmp = tempfile.mkdtemp(prefix="pams-tf-")
+    tmp = scratch.folder("pams-tf-")
     files = lambda tag: [os.path.join(tmp, f"steps{tag}.csv"),
                          os.path.join(tmp, f"agents{tag}.csv")]
     s, a = files("-seq")
@@ -213,4 +213,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    scratch.run(main)

@@ -15,7 +15,10 @@ import argparse
 import os
 import subprocess
 import sys
-import tempfile
+
+# tests/scratch.py, one folder up.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import scratch  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -70,7 +73,7 @@ def main():
         )
     env = dict(os.environ, **REFERENCE_ENV)
     env["PYTHONPATH"] = REFERENCE_PYTHONPATH
-    workdir = args.keep or tempfile.mkdtemp(prefix="pams-diff-")
+    workdir = args.keep or scratch.folder("pams-diff-")
     os.makedirs(workdir, exist_ok=True)
     failures = 0
     for seed in args.seeds.split(","):
@@ -114,4 +117,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    scratch.run(main)
