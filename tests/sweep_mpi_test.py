@@ -21,8 +21,9 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
+
+import scratch
 
 ROOT = os.path.dirname(os.path.abspath(os.path.dirname(__file__)))
 CI2002 = os.path.join(ROOT, "samples", "CI2002", "config.json")
@@ -37,7 +38,7 @@ MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
 class Checker:
     def __init__(self, args):
         self.args = args
-        self.tmp = tempfile.mkdtemp(prefix="pams-sweep-mpi-")
+        self.tmp = scratch.folder("pams-sweep-mpi-")
         self.failures = []
         self.env = dict(os.environ, **MPI_ENV)
 
@@ -205,12 +206,8 @@ def main():
     refused(c)
     print(f"{'ok' if not c.failures else 'FAILED'}: sweep MPI checks "
           f"({time.monotonic() - start:.1f} s)")
-    if not c.failures:
-        shutil.rmtree(c.tmp)
-    else:
-        print(f"outputs kept in {c.tmp}")
     sys.exit(1 if c.failures else 0)
 
 
 if __name__ == "__main__":
-    main()
+    scratch.run(main)

@@ -47,8 +47,9 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
+
+import scratch
 
 ROOT = os.path.dirname(os.path.abspath(os.path.dirname(__file__)))
 CI2002 = os.path.join(ROOT, "samples", "CI2002", "config.json")
@@ -63,7 +64,7 @@ COLUMNS = ("seed,market_id,market_name,steps,return_mean,return_std,excess_kurto
 class Checker:
     def __init__(self, args):
         self.args = args
-        self.tmp = tempfile.mkdtemp(prefix="pams-sweep-")
+        self.tmp = scratch.folder("pams-sweep-")
         self.failures = []
 
     def part(self, name, failures_before):
@@ -604,12 +605,8 @@ def main():
     grid(c)
     print(f"{'ok' if not c.failures else 'FAILED'}: sweep checks "
           f"({time.monotonic() - start:.1f} s)")
-    if not c.failures:
-        shutil.rmtree(c.tmp)
-    else:
-        print(f"outputs kept in {c.tmp}")
     sys.exit(1 if c.failures else 0)
 
 
 if __name__ == "__main__":
-    main()
+    scratch.run(main)

@@ -189,16 +189,19 @@ void UnlockPass() { pthread_mutex_unlock(&g_pass_mutex); }
 // Starts this process's flusher thread, unless it runs.
 void StartFlusher() {
   const pid_t self = getpid();
+  if (g_flusher_started.load() == self) return;
   pid_t running = g_flusher_pid.load();
-  if (running == self || !g_flusher_pid.compare_exchange_strong(running, self)) return;
-  // Signals go to the program's own threads, not to this one.
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_BLOCK, &all, &old);
-  static const int registered = pthread_atfork(LockPass, UnlockPass, UnlockPass);
-  (void)registered;
-  std::thread(FlushLoop).detach();
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  if (running != self && g_flusher_pid.compare_exchange_strong(running, self)) {
+    // Signals go to the program's own threads, not to this one.
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    static const int registered = pthread_atfork(LockPass, UnlockPass, UnlockPass);
+    (void)registered;
+    std::thread(FlushLoop).detach();
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  }
+  // Whichever thread started it, this one may fork next: wait until it runs.
   for (pid_t started = g_flusher_started.load(); started != self;
        started = g_flusher_started.load()) {
     g_flusher_started.wait(started);

@@ -112,7 +112,8 @@ def main():
             print(f"seed {seed}: identical ({rows} step rows, "
                   f"{pairs[2][1].count(chr(10)) - 1} agents)")
     if failures:
-        print(f"files kept in {workdir}")
+        if args.keep:
+            print(f"files kept in {workdir}")
         sys.exit(1)
 
 

@@ -47,14 +47,13 @@ import json
 import math
 import os
 import random
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import differential_test as dt  # noqa: E402
+import scratch  # noqa: E402  (tests/scratch.py: differential_test puts tests/ on the path)
 
 # --------------------------------------------------------------------------
 # Helpers shared by the generator.
@@ -1024,7 +1023,7 @@ def main():
                  "`make test` (it runs scripts/setup-reference.sh) or that script")
     env = dict(os.environ, **dt.REFERENCE_ENV)
     env["PYTHONPATH"] = dt.REFERENCE_PYTHONPATH
-    workdir = tempfile.mkdtemp(prefix="pams-random-")
+    workdir = scratch.folder("pams-random-")
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
     start = time.time()
@@ -1078,12 +1077,8 @@ def main():
     print(f"{done} configs, {total_steps} steps in all, {failures} diverging, "
           + (f"{skipped} skipped, " if skipped else "")
           + f"{time.time() - start:.1f} s")
-    if failures and not args.keep:
-        print(f"files kept in {workdir}")
-    else:
-        shutil.rmtree(workdir, ignore_errors=True)
     sys.exit(1 if failures else 0)
 
 
 if __name__ == "__main__":
-    main()
+    scratch.run(main)
