@@ -52,7 +52,8 @@ class JaxAgent(pams_cpp.agents.FCNAgent):
                        self.prng.gauss(0.0, 1.0)], dtype=jnp.float32)
         y = float(predict()(w, v, x))
         self.outputs = getattr(self, "outputs", []) + [y]
-        self.config = (jax.config.jax_platforms, os.environ.get("XLA_PYTHON_CLIENT_PREALLOCATE"))
+        self.config = (jax.config.jax_platforms, os.environ.get("XLA_PYTHON_CLIENT_PREALLOCATE"),
+                       os.environ.get("XLA_FLAGS"))
         is_buy = y > 0
         price = market.get_market_price() * (1.0 + (0.01 if is_buy else -0.01) * min(1.0, abs(y)))
         return [pams_cpp.Order(agent_id=self.agent_id, market_id=market.market_id,
@@ -81,7 +82,7 @@ def bad_keys():
     return {"errors": suite.refused(JaxAgentParallelRunner, [
         (f"{key}={value!r}", config(2, **{key: value}))
         for key, value in (("jaxPlatforms", ""), ("jaxPreallocate", 1),
-                           ("jaxMemoryFraction", 1.5))])}
+                           ("jaxMemoryFraction", 1.5), ("jaxDeterministicOps", "yes"))])}
 
 
 if __name__ == "__main__":

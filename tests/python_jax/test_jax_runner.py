@@ -11,10 +11,10 @@ RUNS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jax_runs.py")
 
 
 def jax_run(tmp_path, mode, *args, loads=None):
-    """A case of jax_runs.py, without XLA_PYTHON_CLIENT_PREALLOCATE from
-    here (the runner sets it in the workers)."""
+    """A case of jax_runs.py, without XLA_PYTHON_CLIENT_PREALLOCATE and
+    XLA_FLAGS from here (the runner sets them in the workers)."""
     return suite.run_case(RUNS, tmp_path, mode, *args, loads=loads,
-                          env={"XLA_PYTHON_CLIENT_PREALLOCATE": None})
+                          env={"XLA_PYTHON_CLIENT_PREALLOCATE": None, "XLA_FLAGS": None})
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +31,10 @@ def test_jax_agents_give_sequential_runners_results(sequential, num_parallel, me
     ours = jax_run(tmp, "parallel", num_parallel, method, loads=loads)
     assert len(ref["logs"]) == 250
     suite.assert_same_run(ours, ref)
-    # The workers ran JAX on the CPU without preallocation, as configured,
-    # and loaded the parameters once each (in their initializer).
-    assert ours["config"] == [["cpu", "false"]]
+    # The workers ran JAX on the CPU without preallocation and with XLA's
+    # deterministic GPU ops, as configured, and loaded the parameters once
+    # each (in their initializer).
+    assert ours["config"] == [["cpu", "false", "--xla_gpu_deterministic_ops=true"]]
     suite.assert_loaded_once_per_worker(loads.read_text().split(), num_parallel)
 
 
@@ -43,4 +44,5 @@ def test_bad_jax_keys_are_named(sequential):
         "simulation.jaxPlatforms: must be a non-empty string, got ''",
         "simulation.jaxPreallocate: must be true or false, got 1",
         "simulation.jaxMemoryFraction: must be a number in (0, 1], got 1.5",
+        "simulation.jaxDeterministicOps: must be true or false, got 'yes'",
     ]

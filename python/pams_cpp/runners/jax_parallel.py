@@ -11,8 +11,10 @@ branch defines it (``pams/runners/jax_parallel.py``).
   the workers otherwise inherit): ``jaxPlatforms`` (a non-empty str, e.g.
   "cpu"; ``jax_platforms``), ``jaxPreallocate`` (bool, default false, so
   that workers can share a GPU; ``XLA_PYTHON_CLIENT_PREALLOCATE``) and
-  ``jaxMemoryFraction`` (a number in (0, 1]; ``XLA_PYTHON_CLIENT_MEM_FRACTION``).
-  The variables are set before the worker imports the main module;
+  ``jaxMemoryFraction`` (a number in (0, 1]; ``XLA_PYTHON_CLIENT_MEM_FRACTION``)
+  and ``jaxDeterministicOps`` (bool, default true: ``XLA_FLAGS`` gets
+  ``--xla_gpu_deterministic_ops=true``, so that a GPU gives every process
+  the same bits). The variables are set before the worker imports the main module;
   ``_get_worker_environment()`` gives them, and subclasses may add others
   (e.g. ``XLA_FLAGS``).
 
@@ -44,6 +46,19 @@ def _import_jax() -> Any:
     return jax
 
 
+_DETERMINISTIC_OPS = "--xla_gpu_deterministic_ops"
+
+
+def _deterministic_xla_flags(wanted: bool) -> Optional[str]:
+    """This process's XLA_FLAGS with XLA's deterministic GPU ops added, or
+    None where they are not wanted or XLA_FLAGS names the flag already (the
+    user's value wins)."""
+    flags = os.environ.get("XLA_FLAGS", "")
+    if not wanted or _DETERMINISTIC_OPS in flags:
+        return None
+    return f"{flags} {_DETERMINISTIC_OPS}=true".strip()
+
+
 class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
     """A MultiProcessAgentParallelRunner whose worker processes are prepared
     for agents that call JAX (e.g. Flax models) in ``submit_orders`` (PAMS's
@@ -67,6 +82,16 @@ class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
       false, so that workers can share a GPU).
     * ``jaxMemoryFraction``: a number in (0, 1]
       (``XLA_PYTHON_CLIENT_MEM_FRACTION``; default: JAX's).
+    * ``jaxDeterministicOps``: bool (default true): ``XLA_FLAGS`` gets
+      ``--xla_gpu_deterministic_ops=true`` (unless it names that flag), in
+      the workers and, from this runner's creation on, in this process.
+      Without it XLA picks a GPU's kernels by timing them, in each process
+      anew: on an H200, agents making single-row calls of a jitted MLP gave
+      other bits in the workers than in the main process. It costs nothing
+      on CPUs. This process's JAX reads the variable when it first runs on
+      a GPU: where it ran before the runner was created, set
+      ``XLA_FLAGS=--xla_gpu_deterministic_ops=true`` before importing JAX
+      for SequentialRunner's bits.
 
     Args:
         settings: the config: a dict, a path (str or os.PathLike) of a JSON
@@ -92,7 +117,8 @@ class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
     """
 
     default_start_method: Optional[str] = "spawn"
-    _simulation_keys = ("jaxPlatforms", "jaxPreallocate", "jaxMemoryFraction")
+    _simulation_keys = ("jaxPlatforms", "jaxPreallocate", "jaxMemoryFraction",
+                        "jaxDeterministicOps")
 
     def __init__(
         self,
@@ -120,6 +146,13 @@ class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
             raise simulation_key_error("jaxMemoryFraction", f"must be a number in (0, 1], got {fraction!r}")
         self.jax_memory_fraction: Optional[float] = (
             None if fraction is None else float(fraction))
+        self.jax_deterministic_ops: bool = simulation.get("jaxDeterministicOps", True)
+        if not isinstance(self.jax_deterministic_ops, bool):
+            raise simulation_key_error("jaxDeterministicOps",
+                                f"must be true or false, got {self.jax_deterministic_ops!r}")
+        flags = _deterministic_xla_flags(self.jax_deterministic_ops)
+        if flags is not None:
+            os.environ["XLA_FLAGS"] = flags
 
     def _main_process_can_run_tasks(self) -> bool:
         """Whether this process runs JAX on the workers' platform (then it
@@ -150,6 +183,9 @@ class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
             environment["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
         if self.jax_memory_fraction is not None:
             environment["XLA_PYTHON_CLIENT_MEM_FRACTION"] = str(self.jax_memory_fraction)
+        flags = _deterministic_xla_flags(self.jax_deterministic_ops)
+        if flags is not None:
+            environment["XLA_FLAGS"] = flags
         return environment
 
     def _prepare_worker_process(self) -> None:
