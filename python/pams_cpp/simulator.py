@@ -119,7 +119,7 @@ class Simulator:
         # The engine adds objects during a runner's setup (a Python agent or
         # event may look meanwhile), and _add_* add them: the lists are made
         # again whenever the engine holds more.
-        sizes = (self._core.sizes, self._context.event_hook_count())
+        sizes = self._context.objects_key()
         if sizes != self._sizes:
             self._sizes = sizes
             self._markets_handed = False
@@ -140,6 +140,11 @@ class Simulator:
     @property
     def markets(self) -> List:
         """The markets, in the order they were added."""
+        # _cached's hit inlined: a hand-driven loop reads this at every step.
+        if self._markets_handed and self._context.objects_key() == self._sizes:
+            markets = self._lists.get("markets")
+            if markets is not None:
+                return markets
         markets = self._cached("markets", lambda: self._core.markets)
         if not self._markets_handed:
             # What the engine hands Python agents as their markets.

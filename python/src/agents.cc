@@ -68,7 +68,8 @@ T OrderField(nb::handle value, const char* name, const char* expected) {
   }
 }
 
-// The fields of a Python Order (PAMS's attribute names), for the engine.
+}  // namespace
+
 Order ToOrder(nb::handle o) {
   const AttrNames& n = Attrs();
   Order order;
@@ -103,6 +104,8 @@ Order ToOrder(nb::handle o) {
   }
   return order;
 }
+
+namespace {
 
 // PAMS's market refuses an Order object placed before (its placed_at or
 // order_id set) with ValueError("the order is already submitted"); so does

@@ -74,6 +74,10 @@ std::unique_ptr<ModelBatcher> MakePythonModelBatcher(PythonRun* run);
 // REQUIRES: the GIL is held.
 Action ToAction(const PythonClasses& classes, nb::handle action,
                 std::span<const nb::handle> earlier);
+// The engine Order of a Python Order's fields (PAMS's attribute names),
+// placed or not. Throws SimulationError naming a field of the wrong type.
+// REQUIRES: the GIL is held.
+Order ToOrder(nb::handle order);
 // The Python Order or Cancel object of an engine action (the result of a
 // built-in agent's submit_orders, for Python's super()).
 nb::object ToPythonAction(const PythonRun& run, const Action& action);

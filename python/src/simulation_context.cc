@@ -348,6 +348,17 @@ void BindContext(nb::module_& m) {
           nb::arg("hook"))
       .def("event_hook_count",
            [](const SimulationContext& c) { return c.simulator().event_hooks().size(); })
+      // (markets, agents, sessions, events, event hooks): what the simulator
+      // holds so far, in one call, for the Python lists made from them
+      // (read at every Simulator.markets: a hand-driven loop reads it each
+      // step).
+      .def("objects_key",
+           [](const SimulationContext& c) {
+             const Simulator& sim = c.simulator();
+             return nb::make_tuple(sim.market_objects().size(), sim.agents().size(),
+                                   sim.sessions().size(), sim.events().size(),
+                                   sim.event_hooks().size());
+           })
       // Engine hooks as (event, hook_type, is_before, time, specific_class
       // ("Market", "IndexMarket" or None), specific_instance market or None).
       .def(

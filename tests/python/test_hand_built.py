@@ -414,6 +414,12 @@ def test_simulator_built_by_hand_adds_and_triggers_as_pams():
                           volume=1, price=100.0)
         sim._trigger_event_before_order(order=order)
         out.append(typed(order.price))
+        # An order placed already: PAMS's hooks take it too (PAMS's own
+        # tests hand the trigger one).
+        placed = pkg.Order(agent_id=0, market_id=0, is_buy=False, kind=pkg.LIMIT_ORDER,
+                           volume=2, price=100.0, placed_at=1, order_id=1)
+        sim._trigger_event_before_order(order=placed)
+        out += [typed(placed.price), placed.order_id, placed.placed_at]
         log = pkg.logs.ExecutionLog(market_id=0, time=0, buy_agent_id=0, sell_agent_id=1,
                                     buy_order_id=1, sell_order_id=2, price=90.9, volume=2)
         sim._trigger_event_after_execution(execution_log=log)

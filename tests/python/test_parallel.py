@@ -646,3 +646,46 @@ def test_a_tasks_state_keeps_the_main_processs_orders():
     # has no Python orders to find).
     assert _task_state.loads(Fields(), _task_state.dumps(main_agent, [], in_worker=False),
                              lambda m, i: None) == []
+
+
+def test_calls_that_wait_use_every_ready_worker(tmp_path):
+    """Python calls that spend their time off the CPUs (here a sleep, as an
+    agent waiting for a model server or a GPU would) keep every ready
+    worker busy, not only one per spare CPU, and the main process hands a
+    round over as soon as a worker is ready (PAMS_WORKER_STATS's counts: 3
+    calls a round, 3 workers)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "script.py"
+    script.write_text(f"""
+import json, random, time
+import pams_cpp
+from pams_cpp.runners import MultiProcessAgentParallelRunner
+
+class Waiting(pams_cpp.agents.FCNAgent):
+    def submit_orders(self, markets):
+        time.sleep(0.02)
+        return super().submit_orders(markets)
+
+if __name__ == "__main__":
+    config = json.load(open({os.path.join(ROOT, "samples/CI2002/config.json")!r}))
+    config["FCNAgents"].update({{"class": "Waiting", "numAgents": 10}})
+    config["simulation"].update(numParallel=3, startMethod="fork")
+    config["simulation"]["sessions"] = [{{
+        "sessionName": 0, "iterationSteps": 20, "withOrderPlacement": True,
+        "withOrderExecution": True, "withPrint": False, "maxNormalOrders": 3}}]
+    runner = MultiProcessAgentParallelRunner(config, prng=random.Random(2))
+    runner.class_register(Waiting)
+    runner.main()
+""")
+    out = subprocess.run([sys.executable, "-W", "ignore", str(script)], capture_output=True,
+                         text=True, timeout=300, env=dict(os.environ, PAMS_WORKER_STATS="1"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    m = re.search(r"ROUNDS (\d+) with workers' tasks; tasks (\d+) here, (\d+) in workers",
+                  out.stderr)
+    assert m, out.stderr
+    rounds, here, remote = map(int, m.groups())
+    # Two of each round's three calls in workers once a call was measured;
+    # capped at one worker per spare CPU, a 2-CPU machine gave them one.
+    assert here + remote == 60 and remote >= 2 * (rounds - 2), out.stderr

@@ -45,8 +45,11 @@
 //                spawned workers importing TensorFlow slowed the main
 //                process's first rounds 2-3x at 0, not at 4.
 //   runRoundsWhileWorkersStart  processes only: true (default) lets the
-//                main process run the rounds itself until a worker is
-//                ready, and run rounds of one task, when it is prepared as
+//                main process run a round's calls itself until a worker is
+//                ready (it looks again after each), run rounds of one task
+//                and take a share of the others beside at most CPUs - 1
+//                workers (every ready worker where its calls spent half
+//                their time or more off the CPUs), when it is prepared as
 //                the workers are (prepare_main_process()) and no
 //                workerTimeout is set. Results do not depend on it.
 //
@@ -267,8 +270,13 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   // Whether this run's main process runs tasks (on_run_start).
   bool tasks_here_ = false;
   // The most workers that share a round with the main process: one CPU
-  // each beside its own (on_run_start).
+  // each beside its own (on_run_start), unless the calls mostly wait.
   size_t max_helpers_ = 0;
+  // The CPU time of this process and the wall time of the costly calls it
+  // ran this run: calls that spend most of their time off the CPUs (a
+  // sleep, I/O, an accelerator) leave them free for every ready worker.
+  double here_cpu_seconds_ = 0;
+  double here_wall_seconds_ = 0;
   std::optional<bool> main_process_runs_tasks_;
   std::string worker_pool_key_extra_;
   std::string worker_start_hint_;

@@ -134,7 +134,12 @@ class SequentialRunner(Runner):
             AssertionError: orders while the session accepts none.
             ValueError: an order of another agent.
         """
-        return self._step(_core._runner_collect_orders, session, self._ask())
+        ask = self._ask()
+        if self._prng_is_engine and self.simulator._markets_handed:
+            # What _step would do, without its frame (PAMS's loop, as
+            # pamsenvs writes it, calls this at every step).
+            return _core._runner_collect_orders(self._core, session, ask)
+        return self._step(_core._runner_collect_orders, session, ask)
 
     def _handle_orders(
         self, session: "Session", local_orders: List[List[Union[Order, Cancel]]]  # noqa: F821
@@ -148,7 +153,11 @@ class SequentialRunner(Runner):
             ValueError: an order of another agent.
             NotImplementedError: something that is neither an Order nor a Cancel.
         """
-        return self._step(_core._runner_handle_orders, session, local_orders, self._ask())
+        ask = self._ask()
+        if self._prng_is_engine and self.simulator._markets_handed:
+            # As in _collect_orders_from_normal_agents.
+            return _core._runner_handle_orders(self._core, session, local_orders, ask)
+        return self._step(_core._runner_handle_orders, session, local_orders, ask)
 
     def _handle_high_frequency_orders(
         self, session: "Session"  # noqa: F821
@@ -170,7 +179,12 @@ class SequentialRunner(Runner):
     def _update_markets(self, session: "Session") -> None:  # noqa: F821
         """One step's orders: _collect_orders_from_normal_agents, then
         _handle_orders."""
-        self._step(_core._runner_update_markets, session, self._ask())
+        ask = self._ask()
+        if self._prng_is_engine and self.simulator._markets_handed:
+            # As in _collect_orders_from_normal_agents.
+            _core._runner_update_markets(self._core, session, ask)
+        else:
+            self._step(_core._runner_update_markets, session, ask)
 
     def _iterate_market_updates(self, session: "Session") -> None:  # noqa: F821
         """The steps of one session (hooks, logs, orders, time)."""
@@ -182,9 +196,9 @@ class SequentialRunner(Runner):
         """The (class __dict__, name, original) checks of the built-in
         agent classes this simulation's agents inherit from (found once per
         set of agents: a step then makes a few identity checks)."""
-        sizes = self.simulator._core.sizes
-        cached = vars(self).get("_checks_for")
-        if cached is not None and cached[0] == sizes:
+        key = self.simulator._context.objects_key()
+        cached = self.__dict__.get("_checks_for")
+        if cached is not None and cached[0] == key:
             return cached[1]
         classes = set()
         for engine_agent in self.simulator._core.agents:
@@ -194,7 +208,7 @@ class SequentialRunner(Runner):
                 classes.update(cls.__mro__)
         checks = [c for c, cls in zip(_CHECKS, _CHECKED_CLASSES) if cls in classes] \
             if classes else list(_CHECKS)
-        self._checks_for = (sizes, checks)
+        self._checks_for = (key, checks)
         return checks
 
     def _step(self, step, *args):
@@ -215,7 +229,12 @@ class SequentialRunner(Runner):
         submit_orders a program put in place of a built-in class's at run
         time (as PAMS's tests do with unittest.mock.patch); None when there
         is none (then the engine asks every agent itself)."""
-        if not _core._any_method_replaced(self._method_checks()):
+        # _method_checks() inlined where its cache holds (each step asks).
+        cached = self.__dict__.get("_checks_for")
+        checks = (cached[1] if cached is not None
+                  and cached[0] == self.simulator._context.objects_key()
+                  else self._method_checks())
+        if not _core._any_method_replaced(checks):
             return None
         simulator = self.simulator
 
