@@ -69,22 +69,11 @@ void Constructor(nb::handle cls, const char* module, const char* factory,
 }  // namespace
 
 Order OrderFields(nb::handle o) {
-  Order order;
-  order.agent_id = nb::cast<int>(o.attr("agent_id"));
-  order.market_id = nb::cast<int>(o.attr("market_id"));
-  order.is_buy = nb::cast<bool>(o.attr("is_buy"));
-  order.kind = nb::cast<int>(o.attr("kind").attr("kind_id")) == 1 ? OrderKind::kLimit
-                                                                   : OrderKind::kMarket;
-  order.volume = nb::cast<int64_t>(o.attr("volume"));
-  nb::object price = o.attr("price");
-  if (!price.is_none()) order.price = nb::cast<double>(price);
-  nb::object ttl = o.attr("ttl");
-  if (!ttl.is_none()) order.ttl = nb::cast<int64_t>(ttl);
-  nb::object order_id = o.attr("order_id");
-  if (!order_id.is_none()) order.order_id = nb::cast<int64_t>(order_id);
-  nb::object placed_at = o.attr("placed_at");
-  if (!placed_at.is_none()) order.placed_at = nb::cast<int64_t>(placed_at);
-  return order;
+  try {
+    return ToOrder(o);
+  } catch (const SimulationError& e) {
+    Raise(PyExc_TypeError, e.what());
+  }
 }
 
 void WriteBack(const PythonRun& run, const Order& order, nb::handle obj) {

@@ -134,8 +134,9 @@ class SimulationContext {
 // _context, or its owner's). Throws TypeError naming `what` when it has none.
 SimulationContext& ContextOf(nb::handle object, const char* what);
 
-// The fields of a Python Order (PAMS's attribute names), unchecked.
-// REQUIRES: the GIL is held.
+// The fields of a Python Order (PAMS's attribute names), placed or not, for
+// the calls of objects built by hand: ToOrder's, with a TypeError naming a
+// field of the wrong type. REQUIRES: the GIL is held.
 Order OrderFields(nb::handle order);
 // What an event's hook changed in an engine order, into the Python order
 // it came from. REQUIRES: the GIL is held.

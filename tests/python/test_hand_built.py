@@ -179,6 +179,27 @@ def test_market_checks_raise_pams_exceptions():
     same_on_both(scenario)
 
 
+def test_an_orders_field_of_the_wrong_type_is_named():
+    """A field set to the wrong type after the Order was made, handed to a
+    market or a trigger built by hand: a TypeError naming the field (PAMS
+    raises a TypeError too, from its arithmetic; this said
+    "RuntimeError: std::bad_cast")."""
+    sim = pams_cpp.Simulator(prng=random.Random(1))
+    market = pams_cpp.Market(market_id=0, prng=random.Random(1), simulator=sim, name="m")
+    sim._add_market(market=market)
+    market._update_time(next_fundamental_price=300.0)
+    order = pams_cpp.Order(agent_id=0, market_id=0, is_buy=True, kind=pams_cpp.LIMIT_ORDER,
+                           volume=1, price=100.0)
+    order.price = "x"
+    with pytest.raises(TypeError, match=r"an order's price must be a number or None, "
+                                        r"got 'x' \(str\)"):
+        market._add_order(order)
+    order.price = 100.0
+    order.volume = 1.5
+    with pytest.raises(TypeError, match="an order's volume must be an int, got 1.5"):
+        sim._trigger_event_before_order(order=order)
+
+
 def test_an_index_market_built_by_hand_follows_its_components():
     def scenario(pkg):
         sim = pkg.Simulator(prng=random.Random(32))
