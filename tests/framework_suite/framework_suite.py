@@ -175,3 +175,22 @@ def assert_loaded_once_per_worker(pids, num_parallel):
     """PIDS (what record_load wrote in a run) name NUM_PARALLEL processes,
     each once: every worker loaded the model once."""
     assert len(pids) == num_parallel and len(set(pids)) == num_parallel, pids
+
+
+GPU_CHECK = os.path.join(ROOT, "bench", "gpu_check.py")
+
+
+def gpu_check_dry_run(framework):
+    """bench/gpu_check.py (scripts/gpu-check.sh's check for machines with a
+    GPU) for FRAMEWORK ("torch", "jax" or "tf"), a short run on this
+    machine's CPU: it must say that every parallel run gave
+    SequentialRunner's results (its exit status is 1 otherwise), so that the
+    script keeps working between the sessions that have a GPU."""
+    done = subprocess.run([sys.executable, GPU_CHECK, "--framework", framework, "--steps", "20"],
+                          capture_output=True, text=True, timeout=600,
+                          env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "runs on the CPU (no GPU visible: a dry run)" in done.stdout, done.stdout
+    assert (f"{framework}: every parallel run gave SequentialRunner's results bit for bit"
+            in done.stdout), done.stdout
+
