@@ -686,6 +686,7 @@ if __name__ == "__main__":
                   out.stderr)
     assert m, out.stderr
     rounds, here, remote = map(int, m.groups())
-    # Two of each round's three calls in workers once a call was measured;
+    # Two of each round's three calls in workers once a call was measured
+    # and the workers were ready (a loaded machine may take a few rounds);
     # capped at one worker per spare CPU, a 2-CPU machine gave them one.
-    assert here + remote == 60 and remote >= 2 * (rounds - 2), out.stderr
+    assert here + remote == 60 and remote >= 1.5 * rounds - 3, out.stderr
