@@ -49,16 +49,6 @@ def _import_jax() -> Any:
 _DETERMINISTIC_OPS = "--xla_gpu_deterministic_ops"
 
 
-def _deterministic_xla_flags(wanted: bool) -> Optional[str]:
-    """This process's XLA_FLAGS with XLA's deterministic GPU ops added, or
-    None where they are not wanted or XLA_FLAGS names the flag already (the
-    user's value wins)."""
-    flags = os.environ.get("XLA_FLAGS", "")
-    if not wanted or _DETERMINISTIC_OPS in flags:
-        return None
-    return f"{flags} {_DETERMINISTIC_OPS}=true".strip()
-
-
 class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
     """A MultiProcessAgentParallelRunner whose worker processes are prepared
     for agents that call JAX (e.g. Flax models) in ``submit_orders`` (PAMS's
@@ -150,9 +140,11 @@ class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
         if not isinstance(self.jax_deterministic_ops, bool):
             raise simulation_key_error("jaxDeterministicOps",
                                 f"must be true or false, got {self.jax_deterministic_ops!r}")
-        flags = _deterministic_xla_flags(self.jax_deterministic_ops)
-        if flags is not None:
-            os.environ["XLA_FLAGS"] = flags
+        # In this process's environment, which the workers inherit; a flag
+        # the user set wins.
+        flags = os.environ.get("XLA_FLAGS", "")
+        if self.jax_deterministic_ops and _DETERMINISTIC_OPS not in flags:
+            os.environ["XLA_FLAGS"] = f"{flags} {_DETERMINISTIC_OPS}=true".strip()
 
     def _main_process_can_run_tasks(self) -> bool:
         """Whether this process runs JAX on the workers' platform (then it
@@ -183,9 +175,8 @@ class JaxAgentParallelRunner(MultiProcessAgentParallelRunner):
             environment["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
         if self.jax_memory_fraction is not None:
             environment["XLA_PYTHON_CLIENT_MEM_FRACTION"] = str(self.jax_memory_fraction)
-        flags = _deterministic_xla_flags(self.jax_deterministic_ops)
-        if flags is not None:
-            environment["XLA_FLAGS"] = flags
+        # XLA_FLAGS (jaxDeterministicOps) is not here: __init__ put it in
+        # this process's environment, which the workers inherit.
         return environment
 
     def _prepare_worker_process(self) -> None:

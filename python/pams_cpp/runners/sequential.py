@@ -192,14 +192,12 @@ class SequentialRunner(Runner):
 
     # --- helpers
 
-    def _method_checks(self):
+    def _method_checks(self, key):
         """The (class __dict__, name, original) checks of the built-in
-        agent classes this simulation's agents inherit from (found once per
-        set of agents: a step then makes a few identity checks)."""
-        key = self.simulator._context.objects_key()
-        cached = self.__dict__.get("_checks_for")
-        if cached is not None and cached[0] == key:
-            return cached[1]
+        agent classes this simulation's agents inherit from, kept in
+        _checks_for with KEY (the simulator's objects_key(): _ask finds
+        them again until agents are added, and a step then makes a few
+        identity checks)."""
         classes = set()
         for engine_agent in self.simulator._core.agents:
             obj = engine_agent.python_object
@@ -229,11 +227,10 @@ class SequentialRunner(Runner):
         submit_orders a program put in place of a built-in class's at run
         time (as PAMS's tests do with unittest.mock.patch); None when there
         is none (then the engine asks every agent itself)."""
-        # _method_checks() inlined where its cache holds (each step asks).
+        key = self.simulator._context.objects_key()
         cached = self.__dict__.get("_checks_for")
-        checks = (cached[1] if cached is not None
-                  and cached[0] == self.simulator._context.objects_key()
-                  else self._method_checks())
+        checks = (cached[1] if cached is not None and cached[0] == key
+                  else self._method_checks(key))
         if not _core._any_method_replaced(checks):
             return None
         simulator = self.simulator
