@@ -71,11 +71,18 @@ docs-setup: python
 docs: docs-setup
 	@scripts/build-docs.sh build-docs
 
+# The interop tests of the Python extension (python/src/interop) build with
+# .venv-py's nanobind and embed its Python: on once `make python` made it
+# (`make test` does, before it builds); `make demo` on a fresh machine has
+# no .venv-py and builds without them.
+PYTHON_TESTS = $(if $(wildcard $(CURDIR)/.venv-py/bin/python),ON,OFF)
+
 configure: deps
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	  -DPAMS_REFERENCE_PYTHON=$(CURDIR)/.venv-ref/bin/python \
 	  -DPAMS_TENSORFLOW_LIBRARY=$(TF_LIB) \
-	  -DPAMS_PYTHON=$(CURDIR)/.venv-py/bin/python $(CMAKE_FLAGS) >/dev/null
+	  -DPAMS_PYTHON=$(CURDIR)/.venv-py/bin/python \
+	  -DPAMS_BUILD_PYTHON_TESTS=$(PYTHON_TESTS) $(CMAKE_FLAGS) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)

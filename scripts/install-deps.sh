@@ -24,6 +24,9 @@ packages=(
   # reference BLAS/LAPACK (tests/differential)
   python3 python3-venv python3-pip python3-numpy python3-scipy
   libblas3 liblapack3
+  # the Python extension's headers, and libpython for the interop tests,
+  # which embed the interpreter (python/src/interop/testing)
+  python3-dev
 )
 
 missing=()

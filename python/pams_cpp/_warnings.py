@@ -2,7 +2,7 @@
 the pams_cpp package (the ``runner.main()`` or ``Order(...)`` of the user's
 script, notebook cell or agent), not a line of pams_cpp's own that the call
 went through (``runners/base.py``), however deep. Called from Python and
-from the engine's C++ (python/src/runner.cc), holding the GIL.
+from the engine's C++ (python/src/bindings/runner.cc), holding the GIL.
 """
 import os
 import sys

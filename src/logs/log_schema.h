@@ -4,9 +4,9 @@
 //     csv_loggers.cc; EventsCsvLogger, events_csv_logger.cc): their headers
 //     (kHeader, kFeeColumn(s)) are joined from the names here at compile
 //     time, and their rows are written column by column in this order;
-//   - pams_cpp's tables (python/src/table_logger.cc, TableLogger): their
+//   - pams_cpp's tables (python/src/interop/table_logger.cc, TableLogger): their
 //     columns' names and types, and the order values are appended in;
-//   - pams_cpp's MarketStepSaver records (python/src/loggers.cc, and the
+//   - pams_cpp's MarketStepSaver records (python/src/bindings/loggers.cc, and the
 //     keys of market_step_logs' dicts, python/pams_cpp/logs/
 //     market_step_loggers.py, through _core.log_columns).
 // The docs (README.md, docs/) list the same columns for readers and point

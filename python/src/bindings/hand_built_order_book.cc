@@ -1,0 +1,254 @@
+// The methods of PAMS's OrderBook that change a book, for a book built by
+// hand (OrderBook(is_buy=...)), and a market's book refusing them.
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "interop/python_agents.h"
+#include "bindings/binding_helpers.h"
+#include "bindings/bindings.h"
+#include "interop/values.h"
+#include "interop/python_events.h"
+#include "interop/hand_built.h"
+#include "interop/python_markets.h"
+#include "pams/agents/agent.h"
+#include "pams/agents/arbitrage_agent.h"
+#include "pams/errors.h"
+#include "pams/events/event.h"
+#include "pams/market/fundamentals.h"
+#include "pams/market/index_market.h"
+#include "pams/market/market.h"
+#include "pams/market/order_book.h"
+#include "pams/simulator/session.h"
+#include "pams/simulator/simulator.h"
+#include "interop/python_run.h"
+
+namespace pams::python {
+
+namespace {
+
+// --------------------------------------------------------- order books
+
+// A book built by hand (PAMS's OrderBook(is_buy=...)) holds engine copies
+// of Python orders under keys of its own (an order needs no id there), the
+// Python objects by key in _orders, and the keys by id(order) in _keys.
+bool IsHandBuiltBook(nb::handle book) { return nb::hasattr(book, "_orders"); }
+
+void RequireHandBuiltBook(nb::handle book, const char* method) {
+  if (IsHandBuiltBook(book)) return;
+  nb::object owner = nb::getattr(book, "_owner", nb::none());
+  std::string market = owner.is_none() ? std::string("a market")
+                                       : "market " + nb::cast<std::string>(owner.attr("name"));
+  Raise(PyExc_RuntimeError,
+        std::string("OrderBook.") + method + ": this book belongs to " + market +
+            ", whose orders change through the market (market._add_order, "
+            "market._cancel_order, market._execution); build an OrderBook(is_buy=...) "
+            "to change one by hand");
+}
+
+nb::object KeyOf(nb::handle book, nb::handle order) {
+  nb::dict keys = nb::cast<nb::dict>(book.attr("_keys"));
+  nb::object id = nb::module_::import_("builtins").attr("id")(order);
+  return keys.contains(id) ? nb::object(keys[id]) : nb::none();
+}
+
+void ForgetKey(nb::handle book, nb::handle order, nb::handle key) {
+  nb::cast<nb::dict>(book.attr("_orders")).attr("pop")(key, nb::none());
+  nb::object id = nb::module_::import_("builtins").attr("id")(order);
+  nb::cast<nb::dict>(book.attr("_keys")).attr("pop")(id, nb::none());
+}
+
+// The engine's copy of a Python order of a book built by hand.
+
+void BindOrderBookMethods(nb::module_& m) {
+  nb::handle cls = nb::type<OrderBook>();
+  m.def("_new_order_book", [](nb::handle type, bool is_buy) {
+    nb::object self = nb::inst_take_ownership(type, new OrderBook(is_buy));
+    self.attr("_orders") = nb::dict();
+    self.attr("_keys") = nb::dict();
+    self.attr("_next_key") = 0;
+    return self;
+  });
+  Method(
+      cls, "add",
+      [](nb::handle self, nb::handle order) {
+        RequireHandBuiltBook(self, "add");
+        OrderBook& book = nb::cast<OrderBook&>(self);
+        if (nb::cast<bool>(order.attr("is_buy")) != book.is_buy()) {
+          Raise(PyExc_ValueError, "buy/sell is incorrect");
+        }
+        if (!KeyOf(self, order).is_none()) Raise(PyExc_ValueError, "the order is in the book");
+        Order engine = OrderFields(order);
+        if (engine.kind == OrderKind::kLimit && !engine.price) {
+          Raise(PyExc_ValueError, "a limit order needs a price");
+        }
+        const int64_t key = nb::cast<int64_t>(self.attr("_next_key"));
+        self.attr("_next_key") = key + 1;
+        engine.order_id = key;
+        book.add(&engine);
+        order.attr("placed_at") = engine.placed_at;
+        nb::cast<nb::dict>(self.attr("_orders"))[nb::int_(key)] = order;
+        nb::cast<nb::dict>(self.attr("_keys"))[nb::module_::import_("builtins").attr("id")(
+            order)] = nb::int_(key);
+      },
+      nb::arg("order"),
+      "Adds an order to a book built by hand, setting its ``placed_at`` to the\n"
+      "book's time and giving it a place in the book's priority.\n\n"
+      "Args:\n    order (Order): an order of the book's side.\n\n"
+      "Raises:\n    ValueError: the order is of the other side, is in the book already,\n"
+      "        or is a limit order without a price.\n"
+      "    RuntimeError: the book is a market's (orders reach a market's books\n"
+      "        through the market: market._add_order, ...).");
+  Method(
+      cls, "_remove",
+      [](nb::handle self, nb::handle order) {
+        RequireHandBuiltBook(self, "_remove");
+        OrderBook& book = nb::cast<OrderBook&>(self);
+        nb::object key = KeyOf(self, order);
+        if (key.is_none()) Raise(PyExc_ValueError, "the order is not in the book");
+        if (order.attr("placed_at").is_none()) {
+          Raise(PyExc_AssertionError, "the order is not yet placed");
+        }
+        Order probe = OrderFields(order);
+        probe.order_id = nb::cast<int64_t>(key);
+        book.remove(probe);
+        ForgetKey(self, order, key);
+      },
+      nb::arg("order"));
+  Method(
+      cls, "cancel",
+      [](nb::handle self, nb::handle cancel) {
+        RequireHandBuiltBook(self, "cancel");
+        OrderBook& book = nb::cast<OrderBook&>(self);
+        nb::object order = cancel.attr("order");
+        order.attr("is_canceled") = true;
+        cancel.attr("placed_at") = book.time();
+        nb::object key = KeyOf(self, order);
+        if (key.is_none()) return;  // executed before the cancel, as in PAMS
+        Order probe = OrderFields(order);
+        probe.order_id = nb::cast<int64_t>(key);
+        book.remove(probe);
+        ForgetKey(self, order, key);
+      },
+      nb::arg("cancel"),
+      "Takes a canceled order out of a book built by hand; marks the order\n"
+      "canceled and sets the cancel's ``placed_at`` to the book's time.\n\n"
+      "Args:\n    cancel (Cancel): the cancel of an order in the book (an order\n"
+      "        executed already is left as it is, as in PAMS).\n\n"
+      "Raises:\n    RuntimeError: the book is a market's (cancel through\n"
+      "        market._cancel_order).");
+  Method(
+      cls, "change_order_volume",
+      [](nb::handle self, nb::handle order, int64_t delta) {
+        RequireHandBuiltBook(self, "change_order_volume");
+        OrderBook& book = nb::cast<OrderBook&>(self);
+        const int64_t volume = nb::cast<int64_t>(order.attr("volume")) + delta;
+        order.attr("volume") = volume;
+        nb::object key = KeyOf(self, order);
+        if (key.is_none()) Raise(PyExc_ValueError, "the order is not in the book");
+        if (volume < 0) Raise(PyExc_AssertionError, "an order's volume cannot be negative");
+        Order probe = OrderFields(order);
+        probe.order_id = nb::cast<int64_t>(key);
+        book.change_order_volume(probe, delta);
+        if (volume == 0) ForgetKey(self, order, key);
+      },
+      nb::arg("order"), nb::arg("delta"),
+      "Changes the volume of an order in a book built by hand by delta; an\n"
+      "order whose volume reaches 0 leaves the book.\n\n"
+      "Args:\n    order (Order): an order in the book.\n"
+      "    delta (int): the change (negative for a partial execution).\n\n"
+      "Raises:\n    ValueError: the order is not in the book.\n"
+      "    AssertionError: the volume would become negative.\n"
+      "    RuntimeError: the book is a market's.");
+  Method(cls, "get_best_order", [](nb::handle self) -> nb::object {
+    const OrderBook& book = nb::cast<const OrderBook&>(self);
+    const Order* best = book.best_order();
+    if (best == nullptr) return nb::none();
+    if (IsHandBuiltBook(self)) {
+      return nb::cast<nb::dict>(self.attr("_orders"))[nb::int_(best->order_id)];
+    }
+    // A market's book: the Python order a program or agent placed, else a
+    // copy of the engine's.
+    nb::object owner = self.attr("_owner");
+    PythonRun& run = ContextOf(owner, "market").run();
+    nb::object found = run.mirror.Find(best->market_id, best->order_id);
+    if (!found.is_none()) return found;
+    return ToPythonAction(run, Action(*best));
+  },
+  "The order of highest priority in the book.\n\n"
+  "Returns:\n    Order | None: the best order (the Order object placed, where the\n"
+  "    engine has it); None when the book is empty.",
+  nb::sig("def get_best_order(self) -> typing.Any"));
+  Method(
+      cls, "_set_time",
+      [](nb::handle self, int64_t time) {
+        OrderBook& book = nb::cast<OrderBook&>(self);
+        RequireHandBuiltBook(self, "_set_time");
+        std::vector<Order> expired;
+        book.set_time(time, &expired);
+        nb::object log_class = nb::module_::import_("pams_cpp.logs.base").attr("ExpirationLog");
+        nb::object limit = nb::module_::import_("pams_cpp.order").attr("LIMIT_ORDER");
+        nb::object market = nb::module_::import_("pams_cpp.order").attr("MARKET_ORDER");
+        nb::dict orders = nb::cast<nb::dict>(self.attr("_orders"));
+        nb::list logs;
+        for (const Order& o : expired) {
+          nb::object obj = orders[nb::int_(o.order_id)];
+          ForgetKey(self, obj, nb::int_(o.order_id));
+          logs.append(log_class(obj.attr("order_id"), o.market_id, time, o.placed_at, o.agent_id,
+                                o.is_buy, o.kind == OrderKind::kLimit ? limit : market, o.volume,
+                                obj.attr("price"), obj.attr("ttl")));
+        }
+        return logs;
+      },
+      nb::arg("time"));
+  Method(cls, "_update_time", [](nb::handle self) {
+    const OrderBook& book = nb::cast<const OrderBook&>(self);
+    self.attr("_set_time")(book.time() + 1);
+  });
+  ReadOnlyProperty(cls, "time", [](const OrderBook& book) { return book.time(); },
+                   "int: the book's current step (orders expire against it).");
+  // A market's book gives PAMS's price types (an int where the tick size
+  // is one); a book built by hand floats.
+  auto market_of = [](nb::handle book) -> const Market* {
+    nb::object owner = nb::getattr(book, "_owner", nb::none());
+    return owner.is_none() ? nullptr : &nb::cast<const Market&>(owner);
+  };
+  Method(cls, "get_best_price", [market_of](nb::handle self) -> nb::object {
+    const auto p = nb::cast<const OrderBook&>(self).best_price();
+    return p ? PriceObject(market_of(self), *p) : nb::none();
+  },
+  "The price of the book's best limit order.\n\n"
+  "Returns:\n    float | int | None: the highest buy or lowest sell price; None when\n"
+  "    the book is empty or its best order is a market order.",
+  nb::sig("def get_best_price(self) -> float | int | None"));
+  Method(cls, "get_price_volume", [market_of](nb::handle self) {
+    nb::dict out;
+    const Market* market = market_of(self);
+    for (const auto& [price, volume] : nb::cast<const OrderBook&>(self).get_price_volume()) {
+      out[price ? PriceObject(market, *price) : nb::none()] = nb::int_(volume);
+    }
+    return out;
+  },
+  "The book's volumes per price.\n\n"
+  "Returns:\n    Dict[float | int | None, int]: the total volume at each price, best\n"
+  "    first; the key None holds the market orders.",
+  nb::sig("def get_price_volume(self) -> dict[float | int | None, int]"));
+}
+
+}  // namespace
+
+void BindHandBuiltOrderBooks(nb::module_& m) { BindOrderBookMethods(m); }
+
+}  // namespace pams::python

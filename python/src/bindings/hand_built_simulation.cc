@@ -1,0 +1,402 @@
+// The binding of SimulationContext (interop/hand_built.h), the simulation of
+// objects built by hand, and pams_cpp.Simulator's methods over it (_add_*, _trigger_event_*,
+// _update_times_on_markets, ...), the engine's code for each.
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "interop/python_agents.h"
+#include "bindings/binding_helpers.h"
+#include "bindings/bindings.h"
+#include "interop/values.h"
+#include "interop/python_events.h"
+#include "interop/hand_built.h"
+#include "interop/python_markets.h"
+#include "pams/agents/agent.h"
+#include "pams/agents/arbitrage_agent.h"
+#include "pams/errors.h"
+#include "pams/events/event.h"
+#include "pams/market/fundamentals.h"
+#include "pams/market/index_market.h"
+#include "pams/market/market.h"
+#include "pams/market/order_book.h"
+#include "pams/simulator/session.h"
+#include "pams/simulator/simulator.h"
+#include "interop/python_run.h"
+
+namespace pams::python {
+
+namespace {
+
+int ContextTraverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(Py_TYPE(self));
+  if (!nb::inst_ready(self)) return 0;
+  // The instance dict (dynamic attributes) holds the Python simulator.
+  PyObject** dict = _PyObject_GetDictPtr(self);
+  if (dict != nullptr) Py_VISIT(*dict);
+  return nb::inst_ptr<SimulationContext>(self)->Traverse(visit, arg);
+}
+
+int ContextClear(PyObject* self) {
+  if (nb::inst_ready(self)) nb::inst_ptr<SimulationContext>(self)->Clear();
+  PyObject** dict = _PyObject_GetDictPtr(self);
+  if (dict != nullptr) Py_CLEAR(*dict);
+  return 0;
+}
+
+PyType_Slot context_slots[] = {{Py_tp_traverse, reinterpret_cast<void*>(&ContextTraverse)},
+                               {Py_tp_clear, reinterpret_cast<void*>(&ContextClear)},
+                               {0, nullptr}};
+
+void BindContext(nb::module_& m) {
+  nb::class_<SimulationContext>(m, "SimulationContext", nb::dynamic_attr(),
+                                nb::type_slots(context_slots))
+      .def(
+          "__init__",
+          [](SimulationContext* self, const std::vector<uint32_t>& mt, uint32_t index,
+             std::optional<double> gauss) {
+            new (self) SimulationContext(ToRandomState(mt, index, gauss));
+          },
+          nb::arg("mt"), nb::arg("index"), nb::arg("gauss_next").none())
+      .def_prop_ro("simulator",
+                   [](nb::handle self) {
+                     return OwnedBy(&nb::cast<SimulationContext&>(self).simulator(), self);
+                   })
+      .def_prop_ro("owns_simulation", &SimulationContext::owns_simulation)
+      // The simulator's generator after the Fundamentals drew their seed,
+      // as (words, index, gauss_next), for the random.Random it came from.
+      .def("prng_state",
+           [](SimulationContext& c) {
+             const Random::State s = c.simulator().prng().getstate();
+             return nb::make_tuple(std::vector<uint32_t>(s.mt.begin(), s.mt.end()), s.index,
+                                   s.has_gauss_next ? nb::object(nb::float_(s.gauss_next))
+                                                    : nb::none());
+           })
+      // What the engine hands Python code: the simulator's markets (a
+      // list) and the Python Simulator.
+      .def("set_python_objects",
+           [](SimulationContext& c, nb::object markets, nb::object simulator) {
+             c.run().markets = std::move(markets);
+             c.run().simulator_object = std::move(simulator);
+           },
+           nb::arg("markets"), nb::arg("simulator"))
+      .def(
+          "new_market",
+          [](nb::handle self, nb::handle cls, int market_id, const std::vector<uint32_t>& mt,
+             uint32_t index, std::optional<double> gauss, const std::string& name,
+             nb::handle logger) {
+            SimulationContext& c = nb::cast<SimulationContext&>(self);
+            auto info = std::make_shared<PythonMarketClass>();
+            info->name = nb::cast<std::string>(cls.attr("__name__"));
+            const bool index_market =
+                PyObject_IsSubclass(cls.ptr(), nb::type<IndexMarket>().ptr()) == 1;
+            info->base = index_market ? "IndexMarket" : "Market";
+            info->cls = nb::borrow(cls);
+            nb::handle builtin = index_market ? nb::type<IndexMarket>() : nb::type<Market>();
+            info->setup = !cls.attr("setup").is(builtin.attr("setup"));
+            MarketInit init{.market_id = market_id, .prng = Random()};
+            init.prng.setstate(ToRandomState(mt, index, gauss));
+            init.simulator = &c.simulator();
+            init.name = name;
+            init.logger = c.MarketLoggerFor(logger);
+            init.class_name = info->name;
+            nb::object market = NewHandBuiltMarket(std::move(init), info, &c.run());
+            c.NoteMarket(nb::inst_ptr<Market>(market));
+            market.attr("_context") = nb::borrow(self);
+            return market;
+          },
+          nb::arg("cls"), nb::arg("market_id"), nb::arg("mt"), nb::arg("index"),
+          nb::arg("gauss_next").none(), nb::arg("name"), nb::arg("logger").none())
+      .def(
+          "new_agent",
+          [](nb::handle self, nb::handle agent, const PythonAgentClass& cls, int agent_id,
+             const std::vector<uint32_t>& mt, uint32_t index, std::optional<double> gauss,
+             const std::string& name) {
+            SimulationContext& c = nb::cast<SimulationContext&>(self);
+            AgentInit init{.agent_id = agent_id, .prng = Random()};
+            init.prng.setstate(ToRandomState(mt, index, gauss));
+            init.simulator = &c.simulator().view();
+            init.name = name;
+            init.class_name = cls.name;
+            std::unique_ptr<Agent> engine = MakeHandBuiltAgent(
+                std::move(init), std::make_shared<PythonAgentClass>(cls), &c.run(), agent);
+            if (auto* part = dynamic_cast<PythonPart*>(engine.get())) {
+              part->KeepWhileAlive(c.shared(), {});
+            }
+            nb::object out = nb::inst_take_ownership(nb::type<Agent>(), engine.release());
+            out.attr("_context") = nb::borrow(self);
+            return out;
+          },
+          nb::arg("agent"), nb::arg("cls"), nb::arg("agent_id"), nb::arg("mt"), nb::arg("index"),
+          nb::arg("gauss_next").none(), nb::arg("name"))
+      .def(
+          "new_event",
+          [](nb::handle self, nb::handle event, const PythonEventClass& cls, int event_id,
+             const std::vector<uint32_t>& mt, uint32_t index, std::optional<double> gauss,
+             Session& session, const std::string& name) {
+            SimulationContext& c = nb::cast<SimulationContext&>(self);
+            EventInit init{.event_id = event_id, .prng = Random()};
+            init.prng.setstate(ToRandomState(mt, index, gauss));
+            init.session = &session;
+            init.simulator = &c.simulator();
+            init.name = name;
+            init.class_name = cls.name;
+            std::unique_ptr<Event> engine = MakeHandBuiltEvent(
+                std::move(init), std::make_shared<PythonEventClass>(cls), &c.run(), event);
+            if (auto* part = dynamic_cast<PythonPart*>(engine.get())) {
+              part->KeepWhileAlive(c.shared(), {});
+            }
+            nb::object out = nb::inst_take_ownership(nb::type<Event>(), engine.release());
+            out.attr("_context") = nb::borrow(self);
+            return out;
+          },
+          nb::arg("event"), nb::arg("cls"), nb::arg("event_id"), nb::arg("mt"), nb::arg("index"),
+          nb::arg("gauss_next").none(), nb::arg("session"), nb::arg("name"))
+      .def(
+          "new_session",
+          [](nb::handle self, nb::handle cls, int session_id, const std::vector<uint32_t>& mt,
+             uint32_t index, std::optional<double> gauss, int64_t start,
+             const std::string& name) {
+            SimulationContext& c = nb::cast<SimulationContext&>(self);
+            Random prng;
+            prng.setstate(ToRandomState(mt, index, gauss));
+            nb::object out = nb::inst_take_ownership(
+                cls, new Session(session_id, std::move(prng), start, &c.simulator(), name));
+            out.attr("_context") = nb::borrow(self);
+            return out;
+          },
+          nb::arg("cls"), nb::arg("session_id"), nb::arg("mt"), nb::arg("index"),
+          nb::arg("gauss_next").none(), nb::arg("session_start_time"), nb::arg("name"))
+      // --- PAMS's Simulator._add_* (the Python side checks PAMS's rules
+      // first and keeps the objects alive).
+      .def(
+          "add_market",
+          [](SimulationContext& c, nb::handle market, const std::string& group) {
+            c.simulator().add_market_borrowed(&MarketArg(market), group);
+          },
+          nb::arg("market"), nb::arg("group"))
+      .def(
+          "add_agent",
+          [](SimulationContext& c, nb::handle agent, const std::string& group) {
+            c.simulator().add_agent_borrowed(&EngineOf<Agent>(agent, "an Agent"), group);
+          },
+          nb::arg("agent"), nb::arg("group"))
+      .def(
+          "add_session",
+          [](SimulationContext& c, Session& session) {
+            c.simulator().add_session_borrowed(&session);
+          },
+          nb::arg("session"))
+      .def(
+          "add_event",
+          [](SimulationContext& c, nb::handle event) {
+            Event& e = EngineOf<Event>(event, "an event");
+            for (const auto& known : c.simulator().events()) {
+              if (known.get() == &e) return;
+            }
+            c.simulator().add_event_borrowed(&e);
+          },
+          nb::arg("event"))
+      .def(
+          "add_event_hook",
+          [](SimulationContext& c, nb::handle hook) {
+            Event& e = EngineOf<Event>(hook.attr("event"), "an event");
+            c.simulator().add_event_hook(ToEngineHook(hook, &e));
+          },
+          nb::arg("hook"))
+      .def("event_hook_count",
+           [](const SimulationContext& c) { return c.simulator().event_hooks().size(); })
+      // (markets, agents, sessions, events, event hooks): what the simulator
+      // holds so far, in one call, for the Python lists made from them
+      // (read at every Simulator.markets: a hand-driven loop reads it each
+      // step).
+      .def("objects_key",
+           [](const SimulationContext& c) {
+             const Simulator& sim = c.simulator();
+             return nb::make_tuple(sim.market_objects().size(), sim.agents().size(),
+                                   sim.sessions().size(), sim.events().size(),
+                                   sim.event_hooks().size());
+           })
+      // Engine hooks as (event, hook_type, is_before, time, specific_class
+      // ("Market", "IndexMarket" or None), specific_instance market or None).
+      .def(
+          "event_hook",
+          [](nb::handle self, size_t i) {
+            SimulationContext& c = nb::cast<SimulationContext&>(self);
+            const auto& hooks = c.simulator().event_hooks();
+            if (i >= hooks.size()) throw nb::index_error();
+            const EventHook& h = hooks[i];
+            static const char* const kTypes[] = {"order", "cancel", "execution", "session",
+                                                 "market"};
+            nb::object time = h.time ? nb::cast(*h.time) : nb::none();
+            nb::object cls = nb::none();
+            if (h.specific_class == &IsMarketOfClass<IndexMarket>) {
+              cls = nb::str("IndexMarket");
+            } else if (h.specific_class != nullptr) {
+              cls = nb::str("Market");
+            }
+            nb::object instance =
+                h.specific_instance != nullptr ? c.run().MarketObject(*h.specific_instance)
+                                               : nb::none();
+            return nb::make_tuple(OwnedBy(h.event, self), kTypes[static_cast<int>(h.hook_type)],
+                                  h.is_before, time, cls, instance);
+          },
+          nb::arg("index"))
+      .def(
+          "set_current_session",
+          [](SimulationContext& c, nb::handle session) {
+            c.simulator().set_current_session(session.is_none() ? nullptr
+                                                                : &nb::cast<Session&>(session));
+          },
+          nb::arg("session").none())
+      // --- PAMS's Simulator._update_times_on_markets & co.
+      .def(
+          "update_times_on_markets",
+          [](SimulationContext& c, nb::handle markets) {
+            Simulator& sim = c.simulator();
+            bool all_in_step = markets.is(c.run().markets) &&
+                               nb::len(markets) == sim.market_objects().size();
+            for (const auto& m : sim.market_objects()) {
+              all_in_step = all_in_step && m->get_time() == sim.time();
+            }
+            if (all_in_step) {
+              // The simulator's own list (what a loop driven by hand
+              // passes every step): every market, as the runner moves them.
+              c.Engine([&] { c.simulator().update_times_on_markets(); });
+              return;
+            }
+            std::vector<Market*> list;
+            for (nb::handle market : markets) list.push_back(&MarketArg(market));
+            c.Engine([&] { c.simulator().update_times_on_markets(list); });
+          },
+          nb::arg("markets"))
+      .def(
+          "update_time_on_market",
+          [](SimulationContext& c, nb::handle market) {
+            Market& m = MarketArg(market);
+            c.Engine([&] { c.simulator().update_time_on_market(m); });
+          },
+          nb::arg("market"))
+      .def(
+          "update_agents_for_execution",
+          [](SimulationContext& c, nb::handle logs) {
+            std::vector<ExecutionLog> engine;
+            for (nb::handle log : logs) engine.push_back(EngineExecutionLog(log));
+            for (const ExecutionLog& log : engine) {
+              for (int id : {log.buy_agent_id, log.sell_agent_id}) {
+                if (c.simulator().find_agent(id) == nullptr) {
+                  PyErr_SetObject(PyExc_KeyError, nb::int_(id).ptr());
+                  throw nb::python_error();
+                }
+              }
+            }
+            c.Engine([&] { c.simulator().update_agents_for_execution(engine); });
+          },
+          nb::arg("execution_logs"))
+      // --- PAMS's Simulator._trigger_event_*.
+      .def(
+          "trigger_before_order",
+          [](SimulationContext& c, nb::handle order) {
+            Order engine = OrderFields(order);
+            if (c.simulator().find_market(engine.market_id) == nullptr) {
+              PyErr_SetObject(PyExc_KeyError, nb::int_(engine.market_id).ptr());
+              throw nb::python_error();
+            }
+            c.Engine([&] { c.simulator().trigger_before_order(engine); });
+            WriteBack(c.run(), engine, order);
+          },
+          nb::arg("order"))
+      .def(
+          "trigger_after_order",
+          [](SimulationContext& c, nb::handle log) {
+            const OrderLog engine = EngineOrderLog(log);
+            c.Engine([&] { c.simulator().trigger_after_order(engine); });
+          },
+          nb::arg("order_log"))
+      .def(
+          "trigger_before_cancel",
+          [](SimulationContext& c, nb::handle cancel) {
+            Cancel engine;
+            engine.order = OrderFields(cancel.attr("order"));
+            if (c.simulator().find_market(engine.order.market_id) == nullptr) {
+              PyErr_SetObject(PyExc_KeyError, nb::int_(engine.order.market_id).ptr());
+              throw nb::python_error();
+            }
+            c.Engine([&] { c.simulator().trigger_before_cancel(engine); });
+          },
+          nb::arg("cancel"))
+      .def(
+          "trigger_after_cancel",
+          [](SimulationContext& c, nb::handle log) {
+            const CancelLog engine = EngineCancelLog(log);
+            c.Engine([&] { c.simulator().trigger_after_cancel(engine); });
+          },
+          nb::arg("cancel_log"))
+      .def(
+          "trigger_after_execution",
+          [](SimulationContext& c, nb::handle log) {
+            const ExecutionLog engine = EngineExecutionLog(log);
+            c.Engine([&] { c.simulator().trigger_after_execution(engine); });
+          },
+          nb::arg("execution_log"))
+      .def(
+          "trigger_session",
+          [](SimulationContext& c, Session& session, bool before) {
+            c.Engine([&] {
+              if (before) {
+                c.simulator().trigger_before_session(session);
+              } else {
+                c.simulator().trigger_after_session(session);
+              }
+            });
+          },
+          nb::arg("session"), nb::arg("before"))
+      .def(
+          "trigger_step_for_market",
+          [](SimulationContext& c, nb::handle market, bool before) {
+            Market& m = MarketArg(market);
+            c.Engine([&] {
+              if (before) {
+                c.simulator().trigger_before_step_for_market(m);
+              } else {
+                c.simulator().trigger_after_step_for_market(m);
+              }
+            });
+          },
+          nb::arg("market"), nb::arg("before"));
+}
+
+}  // namespace
+
+void BindHandBuiltSimulation(nb::module_& m) {
+  BindContext(m);
+  m.def("_feed_logger", &FeedLogger, nb::arg("logger"), nb::arg("log"));
+  m.def("_flush_logger", [](Logger& logger) { logger.flush(); }, nb::arg("logger"));
+  nb::handle sim = nb::type<Simulator>();
+  // PAMS's markets_group_name2market and agents_group_name2agent: the
+  // group an object was added with ("" for none).
+  Method(
+      sim, "market_group_of",
+      [](const Simulator& s, nb::handle market) { return s.market_group(MarketArg(market)); },
+      nb::arg("market"));
+  Method(
+      sim, "agent_group_of",
+      [](const Simulator& s, nb::handle agent) {
+        return s.agent_group(EngineOf<Agent>(agent, "an Agent"));
+      },
+      nb::arg("agent"));
+}
+
+}  // namespace pams::python

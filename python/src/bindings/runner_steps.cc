@@ -1,0 +1,420 @@
+// The steps of a runner as Python calls them (PAMS's SequentialRunner's
+// _generate_markets, ..., _collect_orders_from_normal_agents,
+// _handle_orders, _iterate_market_updates): each runs the engine runner's
+// public step (include/pams/runners/runner.h), the very code its run()
+// runs, so that a program driving a simulation step by step gets run()'s
+// results. What crosses to Python is PAMS's: lists of the Order and Cancel
+// objects agents returned (the objects Python agents returned, new ones for
+// the engine's agents), and PAMS's exceptions (AssertionError for orders in
+// a session that takes none, ValueError for another agent's orders,
+// NotImplementedError for what is neither an Order nor a Cancel).
+//
+// Tests of PAMS replace a built-in agent class's submit_orders at run time
+// (unittest.mock.patch): a step given `ask` calls it for each agent the
+// engine asks, and uses what it returns where it returns a list.
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <string>
+#include <vector>
+
+#include "interop/python_agents.h"
+#include "interop/attr_names.h"
+#include "bindings/bindings.h"
+#include "interop/values.h"
+#include "interop/hand_built.h"
+#include "pams/agents/agent.h"
+#include "pams/errors.h"
+#include "pams/runners/runner.h"
+#include "pams/simulator/session.h"
+#include "pams/simulator/simulator.h"
+#include "interop/python_run.h"
+
+namespace pams::python {
+
+// runner.cc: the engine runner and the Python side of the run of a
+// _core.Runner.
+Runner& EngineOfRunnerCore(nb::handle runner_core);
+PythonRun& PythonRunOf(nb::handle runner_core);
+
+namespace {
+
+// Runs a step: the engine's errors as PAMS's exceptions, a Python error a
+// Python method raised meanwhile as itself.
+template <typename F>
+auto Step(nb::handle core, F&& f) -> decltype(f()) {
+  PythonRun& run = PythonRunOf(core);
+  if (!run.owner.is_valid()) run.owner = core;
+  Runner& runner = EngineOfRunnerCore(core);
+  runner.set_collect_sequentially(true);
+  struct Restore {
+    Runner& runner;
+    ~Restore() {
+      runner.set_collect_sequentially(false);
+      runner.set_submit_orders_dispatch({});
+      runner.set_keep_high_frequency_batches(false);
+    }
+  } restore{runner};
+  auto raise_pending = [&] {
+    if (run.pending.has_error()) run.pending.Raise();
+  };
+  try {
+    if constexpr (std::is_void_v<decltype(f())>) {
+      f();
+      raise_pending();
+    } else {
+      auto result = f();
+      raise_pending();
+      return result;
+    }
+  } catch (const InvalidOrderError& e) {
+    raise_pending();
+    Raise(e.reason() == InvalidOrderError::Reason::kNotAccepted ? PyExc_AssertionError
+                                                                 : PyExc_ValueError,
+          e.what());
+  } catch (const SimulationError&) {
+    raise_pending();
+    throw;
+  }
+}
+
+// A Python error raised inside the engine: kept to be raised from the step
+// (the engine turns exceptions into SimulationErrors on its way out).
+[[noreturn]] void Stop(PythonRun& run, nb::python_error& e) {
+  run.pending.Keep(e);
+  throw SimulationError(e.what());
+}
+
+// Installs the dispatch for `ask` (see the file's comment): what ask
+// returns for an agent, checked in PAMS's order (none: the agent has
+// nothing to say; orders in a session that takes none; another agent's
+// orders; objects that are neither Orders nor Cancels), then mirrored.
+void InstallAsk(Runner& runner, PythonRun& run, nb::handle ask, Session& session,
+                nb::handle owner) {
+  if (ask.is_none()) return;
+  nb::object keep = nb::borrow(ask);
+  runner.set_submit_orders_dispatch(
+      [&run, keep, &session, owner](Agent* agent, std::vector<Action>* actions) -> bool {
+        nb::gil_scoped_acquire gil;
+        try {
+          nb::object result = keep(OwnedBy(agent, owner));
+          if (result.is_none()) return false;
+          std::vector<nb::handle> objects;
+          for (nb::handle a : result) objects.push_back(a);
+          if (objects.empty()) return true;
+          if (!session.with_order_placement()) {
+            Raise(PyExc_AssertionError, "currently order is not accepted");
+          }
+          for (nb::handle a : objects) {
+            nb::object id = nb::getattr(a, Attrs().agent_id, nb::none());
+            if (id.is_none() || !id.equal(nb::int_(agent->agent_id()))) {
+              Raise(PyExc_ValueError,
+                    "spoofing order is not allowed. please check agent_id in order");
+            }
+          }
+          for (size_t i = 0; i < objects.size(); ++i) {
+            nb::handle a = objects[i];
+            if (!nb::isinstance(a, run.classes.order) && !nb::isinstance(a, run.classes.cancel)) {
+              Raise(PyExc_NotImplementedError,
+                    std::string("submit_orders must return Order and Cancel objects, got ") +
+                        nb::str(nb::repr(a)).c_str());
+            }
+            actions->push_back(
+                ToAction(run.classes, a, std::span<const nb::handle>(objects.data(), i)));
+          }
+          for (nb::handle a : objects) run.mirror.Expect(agent->agent_id(), a);
+          return true;
+        } catch (nb::python_error& e) {
+          Stop(run, e);
+        }
+      });
+}
+
+// The Python objects of the batches the engine holds: those the agents
+// returned (the mirror expects them), else new ones for the engine's
+// agents' actions.
+nb::list BatchObjects(std::span<const Runner::Batch> batches, PythonRun& run) {
+  nb::list out;
+  for (const Runner::Batch& batch : batches) {
+    std::vector<nb::object> objects =
+        batch.agent != nullptr ? run.mirror.Take(batch.agent->agent_id(), batch.actions.size())
+                               : std::vector<nb::object>{};
+    nb::list list;
+    for (size_t i = 0; i < batch.actions.size(); ++i) {
+      list.append(i < objects.size() ? objects[i] : ToPythonAction(run, batch.actions[i]));
+    }
+    out.append(list);
+  }
+  return out;
+}
+
+// Python's lists of orders and cancels as the runner's batches, each
+// object expected by the mirror (the market updates the very object).
+void FillBatches(Runner& runner, PythonRun& run, nb::handle local_orders) {
+  std::vector<nb::object> lists;
+  for (nb::handle list : local_orders) lists.push_back(nb::borrow(list));
+  std::vector<std::vector<nb::handle>> all(lists.size());
+  for (size_t b = 0; b < lists.size(); ++b) {
+    for (nb::handle a : lists[b]) all[b].push_back(a);
+  }
+  std::span<Runner::Batch> batches = runner.reset_batches(lists.size());
+  run.mirror.ForgetAll();
+  // A cancel of an order in another list (PAMS processes the lists in
+  // shuffled order: the order must come first) names it by position.
+  auto find_elsewhere = [&](nb::handle order, size_t own, Cancel* cancel) {
+    for (size_t b = 0; b < all.size(); ++b) {
+      if (b == own) continue;
+      for (size_t i = 0; i < all[b].size(); ++i) {
+        if (all[b][i].is(order)) {
+          cancel->other_batch = static_cast<int32_t>(b);
+          cancel->same_batch_order = static_cast<int32_t>(i);
+          return true;
+        }
+      }
+    }
+    return false;
+  };
+  // What is neither an Order nor a Cancel first (PAMS raises
+  // NotImplementedError for it, whichever list it is in).
+  for (const auto& objects : all) {
+    for (nb::handle a : objects) {
+      if (!nb::isinstance(a, run.classes.order) && !nb::isinstance(a, run.classes.cancel)) {
+        Raise(PyExc_NotImplementedError,
+              std::string("an order list holds something that is neither an Order nor a "
+                          "Cancel: ") +
+                  nb::str(nb::repr(a)).c_str());
+      }
+    }
+  }
+  for (size_t b = 0; b < lists.size(); ++b) {
+    const std::vector<nb::handle>& objects = all[b];
+    Runner::Batch& batch = batches[b];
+    for (size_t i = 0; i < objects.size(); ++i) {
+      nb::handle a = objects[i];
+      if (nb::isinstance(a, run.classes.cancel)) {
+        nb::object order = a.attr(Attrs().order);
+        bool in_own = false;
+        for (size_t k = 0; k < i; ++k) in_own = in_own || objects[k].is(order);
+        Cancel cancel;
+        if (!in_own && nb::isinstance(order, run.classes.order) &&
+            order.attr(Attrs().order_id).is_none() && find_elsewhere(order, b, &cancel)) {
+          cancel.order = std::get<Order>(ToAction(run.classes, order, {}));
+          batch.actions.push_back(cancel);
+          if (batch.agent == nullptr) batch.agent = runner.simulator().find_agent(cancel.agent_id());
+          continue;
+        }
+      }
+      try {
+        batch.actions.push_back(
+            ToAction(run.classes, a, std::span<const nb::handle>(objects.data(), i)));
+      } catch (const SimulationError& e) {
+        // An order submitted before, a cancel of an unknown order: PAMS's
+        // market refuses them with a ValueError.
+        Raise(PyExc_ValueError, e.what());
+      }
+      if (batch.agent == nullptr) {
+        const int id = ActionAgentId(batch.actions.back());
+        batch.agent = runner.simulator().find_agent(id);
+        if (batch.agent == nullptr) {
+          run.mirror.ForgetAll();
+          PyErr_SetObject(PyExc_KeyError, nb::int_(id).ptr());
+          throw nb::python_error();
+        }
+      }
+    }
+    for (nb::handle a : objects) {
+      run.mirror.Expect(ActionAgentId(batch.actions.front()), a);
+    }
+  }
+}
+
+}  // namespace
+
+void BindRunnerSteps(nb::module_& m) {
+  // Whether a method of a class was replaced at run time: for each (class,
+  // name, original) of `checks`, whether the class's own dict holds
+  // something else under the name now. Each step of a hand-driven loop asks
+  // this of every built-in agent class its agents use (the Python loop it
+  // replaces cost more than the rest of the step's Python layer).
+  m.def("_any_method_replaced", [](nb::list checks) {
+    for (nb::handle check : checks) {
+      if (!PyTuple_Check(check.ptr()) || PyTuple_GET_SIZE(check.ptr()) != 3 ||
+          !PyType_Check(PyTuple_GET_ITEM(check.ptr(), 0))) {
+        throw nb::type_error("_any_method_replaced takes (class, name, original) tuples");
+      }
+      PyObject* dict =
+          reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(check.ptr(), 0))->tp_dict;
+      PyObject* now = dict != nullptr
+                          ? PyDict_GetItemWithError(dict, PyTuple_GET_ITEM(check.ptr(), 1))
+                          : nullptr;
+      if (now == nullptr && PyErr_Occurred()) throw nb::python_error();
+      // A missing name counts as replaced unless it was missing before.
+      if (now != PyTuple_GET_ITEM(check.ptr(), 2) &&
+          !(now == nullptr && PyTuple_GET_ITEM(check.ptr(), 2) == Py_None)) {
+        return true;
+      }
+    }
+    return false;
+  });
+  m.def("_runner_context", [](nb::handle core) {
+    Runner& runner = EngineOfRunnerCore(core);
+    return nb::cast(new SimulationContext(&runner.simulator(), &PythonRunOf(core), core),
+                    nb::rv_policy::take_ownership);
+  });
+  // The runner's generator (a random.Random over it draws from it).
+  m.def("_runner_generator", [](nb::handle core) {
+    return OwnedBy(&EngineOfRunnerCore(core).generator(), core);
+  });
+  m.def("_runner_generate_markets",
+        [](nb::handle core, const std::vector<std::string>& groups) {
+          Step(core, [&] { EngineOfRunnerCore(core).generate_markets(groups); });
+        });
+  m.def("_runner_set_fundamental_correlation", [](nb::handle core) {
+    Step(core, [&] { EngineOfRunnerCore(core).set_fundamental_correlation(); });
+  });
+  m.def("_runner_generate_agents", [](nb::handle core, const std::vector<std::string>& groups) {
+    Step(core, [&] { EngineOfRunnerCore(core).generate_agents(groups); });
+  });
+  m.def("_runner_generate_sessions",
+        [](nb::handle core) { Step(core, [&] { EngineOfRunnerCore(core).generate_sessions(); }); });
+  // (kind, engine object, settings, accessible market ids) of each pending
+  // setup; kind: "market", "agent", "session", "event", "event_hooks" or
+  // "transaction_fee".
+  m.def("_runner_pending_setups", [](nb::handle core) {
+    Runner& runner = EngineOfRunnerCore(core);
+    nb::handle owner = core;
+    nb::list out;
+    for (const Runner::PendingSetupView& p : runner.pending_setups()) {
+      using Kind = Runner::PendingSetupView::Kind;
+      nb::object object;
+      const char* kind = "";
+      switch (p.kind) {
+        case Kind::kMarket:
+          kind = "market";
+          object = PythonRunOf(core).MarketObject(*static_cast<Market*>(p.object));
+          break;
+        case Kind::kAgent:
+          kind = "agent";
+          object = OwnedBy(static_cast<Agent*>(p.object), owner);
+          break;
+        case Kind::kSession:
+          kind = "session";
+          object = OwnedBy(static_cast<Session*>(p.object), owner);
+          break;
+        case Kind::kEvent:
+          kind = "event";
+          object = OwnedBy(static_cast<Event*>(p.object), owner);
+          break;
+        case Kind::kEventHooks:
+          kind = "event_hooks";
+          object = OwnedBy(static_cast<Event*>(p.object), owner);
+          break;
+        case Kind::kTransactionFee:
+          kind = "transaction_fee";
+          object = PythonRunOf(core).MarketObject(*static_cast<Market*>(p.object));
+          break;
+      }
+      out.append(nb::make_tuple(kind, object,
+                                p.settings != nullptr ? ToPython(*p.settings) : nb::none(),
+                                nb::cast(p.accessible_market_ids)));
+    }
+    return out;
+  });
+  m.def("_runner_run_pending_setups", [](nb::handle core) {
+    Step(core, [&] { EngineOfRunnerCore(core).run_pending_setups(); });
+  });
+  m.def("_runner_collect_orders", [](nb::handle core, Session& session, nb::handle ask) {
+    Runner& runner = EngineOfRunnerCore(core);
+    PythonRun& run = PythonRunOf(core);
+    return Step(core, [&] {
+      InstallAsk(runner, run, ask, session, core);
+      runner.collect_orders(session);
+      nb::list out = BatchObjects(runner.batches(), run);
+      run.mirror.ForgetAll();
+      return out;
+    });
+  }, nb::arg("core"), nb::arg("session"), nb::arg("ask").none());
+  // Processes local_orders (lists of Order and Cancel objects, one per
+  // agent), returns PAMS's all_orders: them in the order processed, then
+  // the high-frequency agents' (copies of the engine's).
+  m.def("_runner_handle_orders",
+        [](nb::handle core, Session& session, nb::handle local_orders, nb::handle ask) {
+          Runner& runner = EngineOfRunnerCore(core);
+          PythonRun& run = PythonRunOf(core);
+          return Step(core, [&] {
+            std::vector<nb::object> lists;
+            for (nb::handle l : local_orders) lists.push_back(nb::borrow(l));
+            FillBatches(runner, run, local_orders);
+            InstallAsk(runner, run, ask, session, core);
+            runner.set_keep_high_frequency_batches(true);
+            runner.handle_orders(session);
+            nb::list out;
+            for (uint32_t i : runner.handled_batch_order()) out.append(lists[i]);
+            for (const Runner::Batch& b : runner.hf_batches()) {
+              nb::list list;
+              for (const Action& a : b.actions) list.append(ToPythonAction(run, a));
+              out.append(list);
+            }
+            run.mirror.ForgetAll();
+            return out;
+          });
+        }, nb::arg("core"), nb::arg("session"), nb::arg("local_orders"), nb::arg("ask").none());
+  m.def("_runner_handle_high_frequency_orders",
+        [](nb::handle core, Session& session, nb::handle ask) {
+          Runner& runner = EngineOfRunnerCore(core);
+          PythonRun& run = PythonRunOf(core);
+          return Step(core, [&] {
+            InstallAsk(runner, run, ask, session, core);
+            runner.set_keep_high_frequency_batches(true);
+            runner.handle_high_frequency_orders(session);
+            nb::list out;
+            for (const Runner::Batch& b : runner.hf_batches()) {
+              nb::list list;
+              for (const Action& a : b.actions) list.append(ToPythonAction(run, a));
+              out.append(list);
+            }
+            run.mirror.ForgetAll();
+            return out;
+          });
+        }, nb::arg("core"), nb::arg("session"), nb::arg("ask").none());
+  m.def("_runner_process_order", [](nb::handle core, Session& session, nb::handle order) {
+    Runner& runner = EngineOfRunnerCore(core);
+    PythonRun& run = PythonRunOf(core);
+    Step(core, [&] {
+      if (!nb::isinstance(order, run.classes.order) && !nb::isinstance(order, run.classes.cancel)) {
+        throw nb::type_error(("_process_order takes an Order or a Cancel, got " +
+                              std::string(nb::str(nb::repr(order)).c_str()))
+                                 .c_str());
+      }
+      Action action = ToAction(run.classes, order, {});
+      if (!session.with_order_placement()) {
+        Raise(PyExc_AssertionError, "currently order is not accepted");
+      }
+      run.mirror.ExpectNext(ActionAgentId(action), order);
+      try {
+        runner.process_order(session, action);
+      } catch (...) {
+        run.mirror.Unexpect(ActionAgentId(action), order);
+        throw;
+      }
+    });
+  });
+  m.def("_runner_update_markets", [](nb::handle core, Session& session, nb::handle ask) {
+    Runner& runner = EngineOfRunnerCore(core);
+    Step(core, [&] {
+      InstallAsk(runner, PythonRunOf(core), ask, session, core);
+      runner.update_markets(session);
+    });
+  }, nb::arg("core"), nb::arg("session"), nb::arg("ask").none());
+  m.def("_runner_iterate_market_updates", [](nb::handle core, Session& session, nb::handle ask) {
+    Runner& runner = EngineOfRunnerCore(core);
+    Step(core, [&] {
+      InstallAsk(runner, PythonRunOf(core), ask, session, core);
+      runner.iterate_market_updates(session);
+    });
+  }, nb::arg("core"), nb::arg("session"), nb::arg("ask").none());
+}
+
+}  // namespace pams::python
