@@ -4,7 +4,6 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import os
-import pkgutil
 import sys
 
 _ALIAS = "pams"
@@ -55,6 +54,8 @@ def install_as_pams() -> None:
         raise RuntimeError(
             "pams is imported already (the real PAMS): call pams_cpp.install_as_pams() "
             "before anything imports pams")
+    import pkgutil  # here: `import pams_cpp` need not pay for it
+
     modules = {"": pams_cpp}
     for info in pkgutil.walk_packages(pams_cpp.__path__, "pams_cpp."):
         short = info.name[len("pams_cpp"):]

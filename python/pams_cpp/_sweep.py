@@ -14,10 +14,7 @@ messages) and each run are the engine's sweep core, the code ``pams sweep``
 uses (``_core._sweep_plan``, ``_core._sweep_run``): this module only turns
 Python's arguments into its input and hands the runs to the executor.
 """
-import io
-import json
 import os
-import tempfile
 
 from . import _core
 from . import _warnings
@@ -95,6 +92,8 @@ def sweep(config, seeds, grid=None, *, sets=None, runner="SequentialRunner",
     if summary_csv is not None:
         with open(summary_csv, "w", newline="") as f:
             f.write(summary)
+    import io
+
     import pandas
     # The grid's columns as JSON values (a list stays a JSON text).
     return pandas.read_csv(io.StringIO(summary), keep_default_na=False,
@@ -104,6 +103,8 @@ def sweep(config, seeds, grid=None, *, sets=None, runner="SequentialRunner",
 def _run_task(task):
     """One run (a task of sweep), in the process the executor chose."""
     text, directory, seed, runner, sessions, keys, values = task
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="pams-sweep-") as tmp:
         return _core._sweep_run(text, directory, seed, runner, sessions, keys, values,
                                 os.path.join(tmp, "steps.csv"))
@@ -135,6 +136,8 @@ def _config(config):
     """(JSON text or a path, whether it is a path, the config's directory):
     a file is read by the engine, as pams sweep reads it."""
     if isinstance(config, dict):
+        import json  # here: `import pams_cpp` need not pay for it
+
         try:
             return json.dumps(config), False, os.getcwd()
         except (TypeError, ValueError) as error:
@@ -170,6 +173,8 @@ def _pairs(assignments, name):
     if not isinstance(assignments, dict):
         shape = "{KEY: [values]}" if name == "grid" else "{KEY: value}"
         raise TypeError(f"{name} must be a dict {shape}, got {type(assignments).__name__}")
+    import json
+
     pairs = []
     for key, value in assignments.items():
         if not isinstance(key, str):

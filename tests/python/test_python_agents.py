@@ -216,6 +216,32 @@ def test_a_market_step_saver_subclass_keeps_more_as_in_pams(capsys):
     assert len(records[0][1]) == 1800
 
 
+def test_a_python_savers_market_step_logs_is_a_plain_attribute_as_in_pams():
+    """A MarketStepSaver subclass that processes logs itself keeps its
+    records in a plain attribute, as PAMS's: the same list at each read, a
+    list assigned to it is where MarketStepSaver's own method appends, and
+    vars() holds it."""
+    results = []
+    for pkg in (pams, pams_cpp):
+        class Replacing(pkg.logs.market_step_loggers.MarketStepSaver):
+            def __init__(self):
+                super().__init__()
+                self.market_step_logs = ["kept"]
+
+            def process_market_step_end_log(self, log):
+                super().process_market_step_end_log(log)
+
+        saver = Replacing()
+        first = saver.market_step_logs
+        pkg.runners.SequentialRunner(
+            settings=os.path.join(ROOT, "samples/CI2002/config.json"),
+            prng=random.Random(2), logger=saver).main()
+        assert saver.market_step_logs is first and "market_step_logs" in vars(saver)
+        results.append(typed_value(saver.market_step_logs))
+    assert results[1] == results[0]
+    assert results[0][1][0] == ("str", "'kept'") and len(results[0][1]) == 1 + 600
+
+
 def test_overriding_an_engine_csv_logger_is_refused(tmp_path):
     class MyCsv(pams_cpp.logs.StepsCsvLogger):
         def process_market_step_end_log(self, log):

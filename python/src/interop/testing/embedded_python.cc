@@ -78,15 +78,16 @@ int main(int argc, char** argv) {
   // The venv's interpreter as the program's name: Python then finds the
   // venv (its pyvenv.cfg) and its site-packages (numpy, ...), as that
   // interpreter would.
-  PyStatus named = PyConfig_SetBytesString(&config, &config.program_name, PAMS_PYTHON_EXECUTABLE);
+  PyStatus named =
+      PyConfig_SetBytesString(&config, &config.program_name, PAMS_PYTHON_EXECUTABLE);
   if (PyStatus_Exception(named)) Py_ExitStatusException(named);
   PyStatus status = Py_InitializeFromConfig(&config);
   PyConfig_Clear(&config);
   if (PyStatus_Exception(status)) Py_ExitStatusException(status);
   // The C API, not nanobind's: nanobind's internals exist once the module
   // that the start code makes has been initialized.
-  const std::string start =
-      std::string("PACKAGE_DIR = r'") + PAMS_PYTHON_PACKAGE_DIR + "'\n" + pams::python::testing::kStart;
+  const std::string start = std::string("PACKAGE_DIR = r'") + PAMS_PYTHON_PACKAGE_DIR + "'\n" +
+                            pams::python::testing::kStart;
   if (PyRun_SimpleString(start.c_str()) != 0) {  // it printed the traceback
     std::fprintf(stderr, "embedded_python: cannot import pams_cpp from %s\n",
                  PAMS_PYTHON_PACKAGE_DIR);
