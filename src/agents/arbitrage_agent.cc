@@ -47,39 +47,30 @@ void ArbitrageAgent::SubmitOrdersForIndex(const IndexMarket& index,
   }
   const int64_t index_volume =
       static_cast<int64_t>(spots.size()) * order_volume_;
-  if (market_price < market_index &&
-      market_index - market_price > order_threshold_price_) {
+  // Buys the index and sells its components, or the other way round.
+  auto trade = [&](bool buy_index) {
     orders->push_back(Order::Limit({.agent_id = agent_id(),
                                     .market_id = index.market_id(),
-                                    .is_buy = true,
+                                    .is_buy = buy_index,
                                     .price = index.get_market_price(),
                                     .volume = index_volume,
                                     .ttl = order_time_length_}));
     for (const Market* m : spots) {
       orders->push_back(Order::Limit({.agent_id = agent_id(),
                                       .market_id = m->market_id(),
-                                      .is_buy = false,
+                                      .is_buy = !buy_index,
                                       .price = m->get_market_price(),
                                       .volume = order_volume_,
                                       .ttl = order_time_length_}));
     }
+  };
+  if (market_price < market_index &&
+      market_index - market_price > order_threshold_price_) {
+    trade(/*buy_index=*/true);
   }
   if (market_price > market_index &&
       market_price - market_index > order_threshold_price_) {
-    orders->push_back(Order::Limit({.agent_id = agent_id(),
-                                    .market_id = index.market_id(),
-                                    .is_buy = false,
-                                    .price = index.get_market_price(),
-                                    .volume = index_volume,
-                                    .ttl = order_time_length_}));
-    for (const Market* m : spots) {
-      orders->push_back(Order::Limit({.agent_id = agent_id(),
-                                      .market_id = m->market_id(),
-                                      .is_buy = true,
-                                      .price = m->get_market_price(),
-                                      .volume = order_volume_,
-                                      .ttl = order_time_length_}));
-    }
+    trade(/*buy_index=*/false);
   }
 }
 

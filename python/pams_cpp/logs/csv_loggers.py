@@ -7,6 +7,23 @@ from .base import Logger
 from .base import overrides_logging
 
 
+# What the three loggers' docstrings say alike.
+_SECTIONS = """
+    Args:
+        path (str | os.PathLike): the CSV file, created or truncated ("-":
+            the standard output).
+
+    Raises:
+        TypeError: path is not a path.
+        ConfigError: the file cannot be opened.
+
+    Note:
+        The logger runs in the engine (no Python call per log); a subclass
+        that overrides its methods is refused when a runner takes it:
+        subclass Logger to process logs in Python.
+    """
+
+
 class _CsvLogger(Logger):
     _engine_class = None
 
@@ -36,19 +53,6 @@ class _CsvLogger(Logger):
 class StepsCsvLogger(_CsvLogger):
     """Writes one row per market at the end of every step, the file of
     ``pams run --steps-csv`` (the same columns and bytes).
-
-    Args:
-        path (str | os.PathLike): the CSV file, created or truncated ("-":
-            the standard output).
-
-    Raises:
-        TypeError: path is not a path.
-        ConfigError: the file cannot be opened.
-
-    Note:
-        The logger runs in the engine (no Python call per log); a subclass
-        that overrides its methods is refused when a runner takes it:
-        subclass Logger to process logs in Python.
     """
 
     _engine_class = _core.StepsCsvLogger
@@ -57,19 +61,6 @@ class StepsCsvLogger(_CsvLogger):
 class AgentsCsvLogger(_CsvLogger):
     """Writes every agent's cash and asset volumes at the end of the run, the
     file of ``pams run --agents-csv`` (the same columns and bytes).
-
-    Args:
-        path (str | os.PathLike): the CSV file, created or truncated ("-":
-            the standard output).
-
-    Raises:
-        TypeError: path is not a path.
-        ConfigError: the file cannot be opened.
-
-    Note:
-        The logger runs in the engine (no Python call per log); a subclass
-        that overrides its methods is refused when a runner takes it:
-        subclass Logger to process logs in Python.
     """
 
     _engine_class = _core.AgentsCsvLogger
@@ -78,22 +69,13 @@ class AgentsCsvLogger(_CsvLogger):
 class EventsCsvLogger(_CsvLogger):
     """Writes a row for every order, cancel, execution and expiration, the
     file of ``pams run --events-csv`` (the same columns and bytes).
-
-    Args:
-        path (str | os.PathLike): the CSV file, created or truncated ("-":
-            the standard output).
-
-    Raises:
-        TypeError: path is not a path.
-        ConfigError: the file cannot be opened.
-
-    Note:
-        The logger runs in the engine (no Python call per log); a subclass
-        that overrides its methods is refused when a runner takes it:
-        subclass Logger to process logs in Python.
     """
 
     _engine_class = _core.EventsCsvLogger
 
+
+for _logger in (StepsCsvLogger, AgentsCsvLogger, EventsCsvLogger):
+    _logger.__doc__ = _logger.__doc__.rstrip() + "\n" + _SECTIONS
+del _logger
 
 __all__ = ["AgentsCsvLogger", "EventsCsvLogger", "StepsCsvLogger"]

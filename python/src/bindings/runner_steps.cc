@@ -230,6 +230,20 @@ void FillBatches(Runner& runner, PythonRun& run, nb::handle local_orders) {
   }
 }
 
+// The kind of a pending setup as _runner_pending_setups names it.
+const char* PendingSetupKind(Runner::PendingSetupView::Kind kind) {
+  using Kind = Runner::PendingSetupView::Kind;
+  switch (kind) {
+    case Kind::kMarket: return "market";
+    case Kind::kAgent: return "agent";
+    case Kind::kSession: return "session";
+    case Kind::kEvent: return "event";
+    case Kind::kEventHooks: return "event_hooks";
+    case Kind::kTransactionFee: return "transaction_fee";
+  }
+  return "";
+}
+
 }  // namespace
 
 void BindRunnerSteps(nb::module_& m) {
@@ -289,34 +303,23 @@ void BindRunnerSteps(nb::module_& m) {
     for (const Runner::PendingSetupView& p : runner.pending_setups()) {
       using Kind = Runner::PendingSetupView::Kind;
       nb::object object;
-      const char* kind = "";
       switch (p.kind) {
         case Kind::kMarket:
-          kind = "market";
+        case Kind::kTransactionFee:
           object = PythonRunOf(core).MarketObject(*static_cast<Market*>(p.object));
           break;
         case Kind::kAgent:
-          kind = "agent";
           object = OwnedBy(static_cast<Agent*>(p.object), owner);
           break;
         case Kind::kSession:
-          kind = "session";
           object = OwnedBy(static_cast<Session*>(p.object), owner);
           break;
         case Kind::kEvent:
-          kind = "event";
-          object = OwnedBy(static_cast<Event*>(p.object), owner);
-          break;
         case Kind::kEventHooks:
-          kind = "event_hooks";
           object = OwnedBy(static_cast<Event*>(p.object), owner);
-          break;
-        case Kind::kTransactionFee:
-          kind = "transaction_fee";
-          object = PythonRunOf(core).MarketObject(*static_cast<Market*>(p.object));
           break;
       }
-      out.append(nb::make_tuple(kind, object,
+      out.append(nb::make_tuple(PendingSetupKind(p.kind), object,
                                 p.settings != nullptr ? ToPython(*p.settings) : nb::none(),
                                 nb::cast(p.accessible_market_ids)));
     }
