@@ -108,7 +108,11 @@ class MarketStepSaver(Logger):
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         cls._feeds_engine = not _processes_own_way(cls)
-        if not cls._feeds_engine and "market_step_logs" not in cls.__dict__:
+        # Where market_step_logs comes from: MarketStepSaver's property is
+        # replaced for such a subclass; a parent's _OwnWayLogs or the
+        # user's own definition is kept.
+        owner = next(c for c in cls.__mro__ if "market_step_logs" in c.__dict__)
+        if not cls._feeds_engine and owner is MarketStepSaver:
             cls.market_step_logs = _OwnWayLogs()
 
     def _engine_logger(self):
