@@ -1,8 +1,6 @@
 """install_as_pams(): makes ``import pams`` give pams_cpp, so that code
 written for PAMS runs on pams-cpp unchanged."""
 import importlib
-import importlib.abc
-import importlib.machinery
 import os
 import sys
 
@@ -12,9 +10,11 @@ _ALIAS = "pams"
 _ENV = "PAMS_CPP_AS_PAMS"
 
 
-class _MissingModule(importlib.abc.MetaPathFinder):
+class _MissingModule:
     """Says which ``pams.*`` module pams_cpp does not have (yet), instead
-    of letting the real PAMS, if installed, be half imported."""
+    of letting the real PAMS, if installed, be half imported. A finder of
+    sys.meta_path (what it needs is find_spec; importlib.abc's base class
+    would cost every ``import pams_cpp`` importing importlib.abc)."""
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname == _ALIAS or fullname.startswith(_ALIAS + "."):
