@@ -6,26 +6,7 @@ Expect: KeyboardInterrupt:
 Within: 0.1
 Serial: yes
 """
-import time
-
 import faultcase
-import pams_cpp
-
-
-class Stuck(pams_cpp.agents.FCNAgent):
-    def submit_orders(self, markets):
-        if markets[0].get_time() >= 105:
-            time.sleep(3600)  # a call that does not return
-        return super().submit_orders(markets)
-
 
 if __name__ == "__main__":
-    settings = faultcase.config(agent_class="Stuck", steps=10**6, start_method="fork")
-    runner = faultcase.runner("MultiProcessAgentParallelRunner", settings, [Stuck])
-    ctrl_c = faultcase.Signal(1.0)
-    try:
-        runner.main()
-    except KeyboardInterrupt as e:
-        faultcase.report_stop(ctrl_c)
-        assert not getattr(e, "__notes__", None), e.__notes__  # no agent is blamed
-        raise
+    faultcase.ctrl_c_stuck("MultiProcessAgentParallelRunner", 1.0, start_method="fork")

@@ -6,6 +6,8 @@ import json
 import os
 import random
 import signal
+import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -50,6 +52,102 @@ def runner(kind, settings, classes=(), seed=1, **kwargs):
     for c in classes:
         r.class_register(c)
     return r
+
+
+class Failing(pams_cpp.agents.FCNAgent):
+    """An FCNAgent whose submit_orders raises ValueError("no price today")
+    at step 110 (the agent_error cases)."""
+
+    def submit_orders(self, markets):
+        if markets[0].get_time() == 110:
+            raise ValueError("no price today")
+        return super().submit_orders(markets)
+
+
+def agent_error(kind, start_method=None):
+    """Runs Failing agents in a runner of class `kind` and checks what
+    arrives: the agent's own ValueError, with a note naming the agent and
+    the step and, from a worker process, the worker's traceback (with the
+    source line) as its cause; raises it again for the harness."""
+    settings = config(agent_class="Failing", start_method=start_method)
+    try:
+        runner(kind, settings, [Failing]).main()
+    except ValueError as e:  # the agent's own type
+        assert type(e) is ValueError, type(e)
+        assert e.__notes__[0].startswith("in submit_orders of agent FCNAgents-"), e.__notes__
+        assert e.__notes__[0].endswith("(Failing) at step 110"), e.__notes__
+        if start_method is not None:
+            cause = str(e.__cause__)
+            assert f'File "{__file__}", line' in cause, cause
+            assert 'raise ValueError("no price today")' in cause, cause
+        raise
+
+
+class Stuck(pams_cpp.agents.FCNAgent):
+    """An FCNAgent whose submit_orders never returns from step 105 on
+    (time.sleep; the ctrl_c_stuck cases)."""
+
+    def submit_orders(self, markets):
+        if markets[0].get_time() >= 105:
+            time.sleep(3600)  # a call that does not return
+        return super().submit_orders(markets)
+
+
+def ctrl_c_stuck(kind, delay, **simulation):
+    """Runs Stuck agents in a runner of class `kind` (the config's
+    `simulation` keys set as given), sends Ctrl-C after `delay` seconds,
+    and reports how long the run took to stop; no agent may be blamed for
+    the KeyboardInterrupt, which is raised again for the harness."""
+    settings = config(agent_class="Stuck", steps=10**6, **simulation)
+    stuck = runner(kind, settings, [Stuck])
+    ctrl_c = Signal(delay)
+    try:
+        stuck.main()
+    except KeyboardInterrupt as e:
+        report_stop(ctrl_c)
+        assert not getattr(e, "__notes__", None), e.__notes__  # no agent is blamed
+        raise
+
+
+class Paced(pams_cpp.agents.FCNAgent):
+    """An FCNAgent whose calls take a millisecond (the signal_term cases)."""
+
+    def submit_orders(self, markets):
+        time.sleep(0.001)
+        return super().submit_orders(markets)
+
+
+def paced_run(kind, start_method=None):
+    """Runs Paced agents for 10^6 steps in a runner of class `kind` that
+    writes steps.csv (a StepsCsvLogger)."""
+    settings = config(agent_class="Paced", steps=10**6, start_method=start_method)
+    runner(kind, settings, [Paced], logger=pams_cpp.logs.StepsCsvLogger("steps.csv")).main()
+
+
+def stop_paced_run(kind, kill, sig, status, start_method=None):
+    """Starts paced_run in a program of its own (a new session), lets it
+    write for 2 s, sends it `sig` with `kill` (os.kill: the program;
+    os.killpg: its process group), and checks that it exits with `status`
+    and that steps.csv holds every step done, in whole rows; prints OK."""
+    with open("run.py", "w") as f:
+        f.write('import faultcase\nif __name__ == "__main__":\n'
+                f'    faultcase.paced_run({kind!r}, {start_method!r})\n')
+    proc = subprocess.Popen([sys.executable, "run.py"], start_new_session=True)
+    time.sleep(2)
+    with open("steps.csv") as f:
+        rows_before = f.read().count("\n")
+    kill(proc.pid, sig)
+    got = proc.wait(timeout=10)
+    assert got == status, got
+    with open("steps.csv") as f:
+        text = f.read()
+    rows = text.splitlines()
+    assert text.endswith("\n") and all(len(r.split(",")) == 14 for r in rows), rows[-3:]
+    # Every step done until the signal has its row (one market, one row a step).
+    times = [int(r.split(",")[3]) for r in rows[1:]]
+    assert times == list(range(len(times))), times[-5:]
+    assert len(rows) >= max(rows_before, 100), (len(rows), rows_before)
+    print(f"{len(rows) - 1} rows", "OK")
 
 
 class Signal:
