@@ -16,9 +16,9 @@
 #include "analysis/steps_table.h"
 #include "analysis/stylized_facts.h"
 #include "bindings/bindings.h"
+#include "interop/table_logger.h"
 #include "interop/values.h"
 #include "pams/errors.h"
-#include "interop/table_logger.h"
 
 namespace pams::python {
 

@@ -12,7 +12,13 @@
 
 #include "interop/python.h"
 
+namespace pams {
+class Runner;
+}  // namespace pams
+
 namespace pams::python {
+
+struct PythonRun;
 
 void BindErrors(nb::module_& m);
 void BindConfig(nb::module_& m);
@@ -36,6 +42,13 @@ void BindHandBuiltMarkets(nb::module_& m);  // also calls the two below
 void BindHandBuiltOrderBooks(nb::module_& m);
 void BindHandBuiltFundamentals(nb::module_& m);
 void BindHandBuiltSimulation(nb::module_& m);
+
+// The engine runner and the Python side of the run of a _core.Runner
+// (runner.cc), for the bindings of its steps and workers; runner is a
+// pams_cpp runner (its _core), runner_core a _core.Runner.
+Runner& EngineRunnerOf(nb::handle runner);
+Runner& EngineOfRunnerCore(nb::handle runner_core);
+PythonRun& PythonRunOf(nb::handle runner_core);
 
 }  // namespace pams::python
 

@@ -16,13 +16,14 @@
 #include <utility>
 #include <vector>
 
-#include "interop/python_agents.h"
 #include "bindings/binding_helpers.h"
 #include "bindings/bindings.h"
-#include "interop/values.h"
-#include "interop/python_events.h"
 #include "interop/hand_built.h"
+#include "interop/python_agents.h"
+#include "interop/python_events.h"
 #include "interop/python_markets.h"
+#include "interop/python_run.h"
+#include "interop/values.h"
 #include "pams/agents/agent.h"
 #include "pams/agents/arbitrage_agent.h"
 #include "pams/errors.h"
@@ -33,7 +34,6 @@
 #include "pams/market/order_book.h"
 #include "pams/simulator/session.h"
 #include "pams/simulator/simulator.h"
-#include "interop/python_run.h"
 
 namespace pams::python {
 

@@ -12,13 +12,13 @@
 #include <string>
 
 #include "bindings/bindings.h"
+#include "interop/table_logger.h"
 #include "interop/values.h"
 #include "logs/log_schema.h"
 #include "pams/logs/csv_loggers.h"
 #include "pams/logs/events_csv_logger.h"
 #include "pams/logs/logger.h"
 #include "pams/logs/market_step_loggers.h"
-#include "interop/table_logger.h"
 
 namespace pams::python {
 

@@ -20,10 +20,10 @@
 #include <string>
 
 #include "bindings/bindings.h"
-#include "interop/values.h"
 #include "interop/python_markets.h"
 #include "interop/python_run.h"
 #include "interop/python_transaction_fees.h"
+#include "interop/values.h"
 #include "pams/market/index_market.h"
 #include "pams/market/market.h"
 #include "pams/market/order_book.h"

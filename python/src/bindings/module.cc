@@ -4,8 +4,8 @@
 #include <nanobind/stl/string.h>
 
 #include "bindings/bindings.h"
-#include "interop/values.h"
 #include "interop/hand_built.h"
+#include "interop/values.h"
 #include "pams/errors.h"
 
 namespace pams::python {

@@ -30,10 +30,13 @@
 #include <tuple>
 #include <vector>
 
+#include "bindings/bindings.h"
 #include "interop/python_agents.h"
 #include "interop/python_events.h"
+#include "interop/python_logger.h"
 #include "interop/python_markets.h"
-#include "bindings/bindings.h"
+#include "interop/python_run.h"
+#include "interop/python_transaction_fees.h"
 #include "interop/values.h"
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
@@ -45,12 +48,9 @@
 #include "pams/runners/worker.h"
 #include "pams/simulator/simulator.h"
 #include "pams/tensorflow/tensorflow_runner.h"
-#include "interop/python_logger.h"
-#include "interop/python_run.h"
 #include "runners/agent_task.h"
 #include "runners/host_error.h"
 #include "runners/runner_access.h"
-#include "interop/python_transaction_fees.h"
 
 namespace pams::python {
 

@@ -20,24 +20,19 @@
 #include <string>
 #include <vector>
 
-#include "interop/python_agents.h"
-#include "interop/attr_names.h"
 #include "bindings/bindings.h"
-#include "interop/values.h"
+#include "interop/attr_names.h"
 #include "interop/hand_built.h"
+#include "interop/python_agents.h"
+#include "interop/python_run.h"
+#include "interop/values.h"
 #include "pams/agents/agent.h"
 #include "pams/errors.h"
 #include "pams/runners/runner.h"
 #include "pams/simulator/session.h"
 #include "pams/simulator/simulator.h"
-#include "interop/python_run.h"
 
 namespace pams::python {
-
-// runner.cc: the engine runner and the Python side of the run of a
-// _core.Runner.
-Runner& EngineOfRunnerCore(nb::handle runner_core);
-PythonRun& PythonRunOf(nb::handle runner_core);
 
 namespace {
 

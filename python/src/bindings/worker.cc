@@ -17,9 +17,6 @@
 
 namespace pams::python {
 
-// The engine runner of a pams_cpp runner object (runner.cc).
-Runner& EngineRunnerOf(nb::handle runner);
-
 void BindWorker(nb::module_& m) {
   // Serves the runner on descriptor fd, one run after another: for each
   // run, receives the replica's config, calls build(init) (a dict:

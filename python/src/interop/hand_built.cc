@@ -55,15 +55,18 @@ OrderKind KindOf(nb::handle kind) {
   return nb::cast<int>(kind.attr("kind_id")) == 1 ? OrderKind::kLimit : OrderKind::kMarket;
 }
 
-// PAMS's log objects as the engine's.
-OrderLog ToOrderLog(nb::handle l) {
+}  // namespace
+
+Market& MarketArg(nb::handle market) { return EngineOf<Market>(market, "a Market"); }
+
+OrderLog EngineOrderLog(nb::handle l) {
   return OrderLog{nb::cast<int64_t>(l.attr("order_id")), nb::cast<int>(l.attr("market_id")),
                   nb::cast<int64_t>(l.attr("time")),     nb::cast<int>(l.attr("agent_id")),
                   nb::cast<bool>(l.attr("is_buy")),      KindOf(l.attr("kind")),
                   nb::cast<int64_t>(l.attr("volume")),   OptionalDouble(l.attr("price")),
                   OptionalInt(l.attr("ttl"))};
 }
-CancelLog ToCancelLog(nb::handle l) {
+CancelLog EngineCancelLog(nb::handle l) {
   return CancelLog{nb::cast<int64_t>(l.attr("order_id")), nb::cast<int>(l.attr("market_id")),
                    nb::cast<int64_t>(l.attr("cancel_time")),
                    nb::cast<int64_t>(l.attr("order_time")), nb::cast<int>(l.attr("agent_id")),
@@ -71,7 +74,7 @@ CancelLog ToCancelLog(nb::handle l) {
                    nb::cast<int64_t>(l.attr("volume")), OptionalDouble(l.attr("price")),
                    OptionalInt(l.attr("ttl"))};
 }
-ExecutionLog ToExecutionLog(nb::handle l) {
+ExecutionLog EngineExecutionLog(nb::handle l) {
   return ExecutionLog{nb::cast<int>(l.attr("market_id")),
                       nb::cast<int64_t>(l.attr("time")),
                       nb::cast<int>(l.attr("buy_agent_id")),
@@ -81,14 +84,6 @@ ExecutionLog ToExecutionLog(nb::handle l) {
                       nb::cast<double>(l.attr("price")),
                       nb::cast<int64_t>(l.attr("volume"))};
 }
-
-}  // namespace
-
-Market& MarketArg(nb::handle market) { return EngineOf<Market>(market, "a Market"); }
-
-OrderLog EngineOrderLog(nb::handle log) { return ToOrderLog(log); }
-CancelLog EngineCancelLog(nb::handle log) { return ToCancelLog(log); }
-ExecutionLog EngineExecutionLog(nb::handle log) { return ToExecutionLog(log); }
 
 // PAMS's log object `log` (pams_cpp.logs.base), handed to an engine logger
 // as the engine's log: what a program driving a simulation by hand writes
@@ -120,11 +115,11 @@ void FeedLogger(Logger& logger, nb::handle log) {
   } else if (kind == "SimulationEndLog") {
     logger.process_simulation_end_log(SimulationEndLog{simulator()});
   } else if (kind == "OrderLog") {
-    logger.process_order_log(ToOrderLog(log));
+    logger.process_order_log(EngineOrderLog(log));
   } else if (kind == "CancelLog") {
-    logger.process_cancel_log(ToCancelLog(log));
+    logger.process_cancel_log(EngineCancelLog(log));
   } else if (kind == "ExecutionLog") {
-    logger.process_execution_log(ToExecutionLog(log));
+    logger.process_execution_log(EngineExecutionLog(log));
   } else if (kind == "ExpirationLog") {
     logger.process_expiration_log(ExpirationLog{
         nb::cast<int64_t>(log.attr("order_id")), nb::cast<int>(log.attr("market_id")),

@@ -22,20 +22,19 @@
 #ifndef PAMS_PYTHON_SRC_INTEROP_HAND_BUILT_H_
 #define PAMS_PYTHON_SRC_INTEROP_HAND_BUILT_H_
 
-#include <nanobind/nanobind.h>
-
 #include <memory>
 #include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "interop/python.h"
+#include "interop/python_logger.h"
+#include "interop/python_run.h"
 #include "pams/errors.h"
 #include "pams/logs/logger.h"
 #include "pams/logs/logs.h"
 #include "pams/random/random.h"
-#include "interop/python_logger.h"
-#include "interop/python_run.h"
 
 namespace pams {
 class Market;
@@ -43,8 +42,6 @@ class Simulator;
 }  // namespace pams
 
 namespace pams::python {
-
-namespace nb = nanobind;
 
 // What a context and the engine objects built for it share: the engine
 // simulator and run (its own, or a runner's), and the loggers of the

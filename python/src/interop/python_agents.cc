@@ -25,9 +25,10 @@
 #include <utility>
 #include <vector>
 
-#include "interop/python_agents.h"
 #include "interop/attr_names.h"
 #include "interop/python.h"
+#include "interop/python_agents.h"
+#include "interop/python_run.h"
 #include "interop/values.h"
 #include "pams/agents/agent.h"
 #include "pams/agents/arbitrage_agent.h"
@@ -47,7 +48,6 @@
 #include "pams/simulator/simulator.h"
 #include "pams/simulator/simulator_view.h"
 #include "pams/util/state.h"
-#include "interop/python_run.h"
 
 namespace pams::python {
 

@@ -5,16 +5,15 @@
 #ifndef PAMS_PYTHON_SRC_INTEROP_PYTHON_AGENTS_H_
 #define PAMS_PYTHON_SRC_INTEROP_PYTHON_AGENTS_H_
 
-#include <nanobind/nanobind.h>
-
 #include <memory>
 #include <span>
 #include <string>
 
+#include "interop/python.h"
+#include "interop/python_run.h"
 #include "pams/agents/agent.h"
 #include "pams/market/order.h"
 #include "pams/runners/model_batcher.h"
-#include "interop/python_run.h"
 
 namespace pams {
 class Agent;
@@ -23,8 +22,6 @@ class Simulator;
 }  // namespace pams
 
 namespace pams::python {
-
-namespace nb = nanobind;
 
 // How the engine runs one Python agent class.
 struct PythonAgentClass {

@@ -23,11 +23,12 @@
 #include <utility>
 #include <vector>
 
-#include "interop/python_agents.h"
-#include "interop/python.h"
-#include "interop/values.h"
-#include "interop/python_events.h"
 #include "interop/hand_built.h"
+#include "interop/python.h"
+#include "interop/python_agents.h"
+#include "interop/python_events.h"
+#include "interop/python_run.h"
+#include "interop/values.h"
 #include "pams/config/settings.h"
 #include "pams/errors.h"
 #include "pams/events/event.h"
@@ -40,7 +41,6 @@
 #include "pams/runners/class_registry.h"
 #include "pams/simulator/session.h"
 #include "pams/simulator/simulator.h"
-#include "interop/python_run.h"
 
 namespace pams::python {
 

@@ -4,15 +4,13 @@
 #ifndef PAMS_PYTHON_SRC_INTEROP_PYTHON_EVENTS_H_
 #define PAMS_PYTHON_SRC_INTEROP_PYTHON_EVENTS_H_
 
-#include <nanobind/nanobind.h>
-
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "interop/python.h"
 #include "interop/python_run.h"
-
 #include "pams/events/event.h"
 
 namespace pams {
@@ -20,8 +18,6 @@ class ClassRegistry;
 }  // namespace pams
 
 namespace pams::python {
-
-namespace nb = nanobind;
 
 // How the engine runs one Python event class.
 struct PythonEventClass {

@@ -16,14 +16,11 @@
 #ifndef PAMS_PYTHON_SRC_INTEROP_PYTHON_LOGGER_H_
 #define PAMS_PYTHON_SRC_INTEROP_PYTHON_LOGGER_H_
 
-#include <nanobind/nanobind.h>
-
-#include "pams/logs/logger.h"
+#include "interop/python.h"
 #include "interop/python_run.h"
+#include "pams/logs/logger.h"
 
 namespace pams::python {
-
-namespace nb = nanobind;
 
 // The kinds of logs a Python logger can see (the others are always sent).
 struct PythonLogKinds {

@@ -23,15 +23,15 @@
 #include <vector>
 
 #include "interop/python.h"
-#include "interop/values.h"
 #include "interop/python_markets.h"
+#include "interop/python_run.h"
+#include "interop/values.h"
 #include "pams/config/settings.h"
 #include "pams/errors.h"
 #include "pams/market/index_market.h"
 #include "pams/market/market.h"
 #include "pams/runners/class_registry.h"
 #include "pams/samples/dark_pool_market.h"
-#include "interop/python_run.h"
 
 namespace pams::python {
 

@@ -4,13 +4,12 @@
 #ifndef PAMS_PYTHON_SRC_INTEROP_PYTHON_MARKETS_H_
 #define PAMS_PYTHON_SRC_INTEROP_PYTHON_MARKETS_H_
 
-#include <nanobind/nanobind.h>
-
 #include <memory>
 #include <string>
 
-#include "pams/market/market.h"
+#include "interop/python.h"
 #include "interop/python_run.h"
+#include "pams/market/market.h"
 
 namespace pams {
 class ClassRegistry;
@@ -18,8 +17,6 @@ class Market;
 }  // namespace pams
 
 namespace pams::python {
-
-namespace nb = nanobind;
 
 // How the engine runs one Python market class.
 struct PythonMarketClass {

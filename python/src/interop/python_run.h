@@ -12,8 +12,6 @@
 #ifndef PAMS_PYTHON_SRC_INTEROP_PYTHON_RUN_H_
 #define PAMS_PYTHON_SRC_INTEROP_PYTHON_RUN_H_
 
-#include <nanobind/nanobind.h>
-
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -26,10 +24,10 @@
 #include <utility>
 #include <vector>
 
+#include "interop/python.h"
 #include "pams/config/json.h"
 #include "pams/config/settings.h"
 #include "pams/logs/logger.h"
-
 #include "pams/market/order.h"
 #include "pams/random/random.h"
 
@@ -40,8 +38,6 @@ class Simulator;
 }  // namespace pams
 
 namespace pams::python {
-
-namespace nb = nanobind;
 
 // A Python error raised inside the engine (in a Python agent, a warning the
 // filters made an error, a KeyboardInterrupt), kept to be raised again once

@@ -15,8 +15,9 @@
 #include <string>
 #include <utility>
 
-#include "interop/python_agents.h"
 #include "interop/python.h"
+#include "interop/python_agents.h"
+#include "interop/python_run.h"
 #include "interop/values.h"
 #include "pams/config/settings.h"
 #include "pams/errors.h"
@@ -24,7 +25,6 @@
 #include "pams/market/transaction_fee.h"
 #include "pams/runners/class_registry.h"
 #include "pams/simulator/simulator.h"
-#include "interop/python_run.h"
 
 namespace pams::python {
 

@@ -6,11 +6,10 @@
 #ifndef PAMS_PYTHON_SRC_INTEROP_PYTHON_TRANSACTION_FEES_H_
 #define PAMS_PYTHON_SRC_INTEROP_PYTHON_TRANSACTION_FEES_H_
 
-#include <nanobind/nanobind.h>
-
 #include <memory>
 #include <string>
 
+#include "interop/python.h"
 #include "interop/python_run.h"
 
 namespace pams {
@@ -19,8 +18,6 @@ class Market;
 }  // namespace pams
 
 namespace pams::python {
-
-namespace nb = nanobind;
 
 // How the engine runs one Python transaction fee class.
 struct PythonTransactionFeeClass {

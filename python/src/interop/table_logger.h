@@ -17,8 +17,8 @@
 #include <mutex>
 #include <optional>
 
-#include "pams/logs/logger.h"
 #include "interop/table.h"
+#include "pams/logs/logger.h"
 
 namespace pams::python {
 
