@@ -6,14 +6,15 @@ TensorFlowAgentParallelRunner against SequentialRunner, as a user feels it:
 each side in a fresh Python process that has imported TensorFlow, timing
 whole runs (runner creation, worker start-up, every step): the first run of
 the process, the next one at once (a loop over seeds: workers kept, maybe
-still starting), and one after a pause (--pause, outside the clock: a
-notebook user's next cell, by which time the kept workers have started), on
+still starting), one after a pause (--pause, outside the clock: a notebook
+user's next cell, by which time the kept workers have started; their first
+calls load the model), and three more at once (workers warm), on
 
   (a) 12 Keras agents beside 20 FCNAgents, a 30-step session then 200 steps
-      at maxNormalOrders 4 (about 1.5 model calls a round); three runs
-      (seeds 5, 6, 7), and one of 1030 steps;
+      at maxNormalOrders 4 (about 1.5 model calls a round); six runs
+      (seeds 5-10), and one of 1030 steps;
   (b) 12 Keras agents asked every round (maxNormalOrders 12, no FCNAgent);
-      three runs, and one of 1030 steps.
+      six runs, and one of 1030 steps.
 
 SequentialRunner runs TensorFlow as the workers do (configure_tensorflow:
 1 intra-op and 1 inter-op thread with 2 workers on 2 CPUs). Ratios are
@@ -80,7 +81,7 @@ def side(model, agent, case, workers, steps, seeds, pause=0.0):
     command = [sys.executable, os.path.abspath(__file__), "--child", "--model", model,
                "--agent", agent, "--case", case, "--workers", str(workers),
                "--steps", str(steps), "--pause", str(pause),
-               "--pause-before", str(len(seeds) - 1 if pause else 0),
+               "--pause-before", str(2 if pause else 0),
                "--seeds"] + [str(s) for s in seeds]
     env = dict(os.environ, PYTHONWARNINGS="ignore", TF_CPP_MIN_LOG_LEVEL="2")
     out = subprocess.run(command, capture_output=True, text=True, env=env, timeout=1800)
@@ -149,16 +150,18 @@ def main():
               "(whole runs, in fresh processes that imported TensorFlow)")
         for case in cases:
             for kind in kinds:
-                ratios, times = compare(model, kind, case, 200, [5, 6, 7], args.pairs,
+                ratios, times = compare(model, kind, case, 200, list(range(5, 11)), args.pairs,
                                         pause=args.pause)
                 seq = times[0]
                 for w in (1, 2):
                     print(f"({case}) {kind:15s} numParallel {w}: 230-step runs "
                           f"first {ratios[w][0]:.2f}x, next {ratios[w][1]:.2f}x, "
-                          f"after a {args.pause:g} s pause {ratios[w][2]:.2f}x "
-                          f"(sequential {seq[0]:.2f} / {seq[1]:.2f} / {seq[2]:.2f} s; "
-                          f"runner {times[w][0]:.2f} / {times[w][1]:.2f} / "
-                          f"{times[w][2]:.2f} s)", flush=True)
+                          f"after a {args.pause:g} s pause {ratios[w][2]:.2f}x, "
+                          f"then {ratios[w][3]:.2f}x / {ratios[w][4]:.2f}x / "
+                          f"{ratios[w][5]:.2f}x "
+                          f"(sequential {' / '.join(f'{t:.2f}' for t in seq)} s; "
+                          f"runner {' / '.join(f'{t:.2f}' for t in times[w])} s)",
+                          flush=True)
                 if args.long:
                     ratios, times = compare(model, kind, case, args.long, [5], args.pairs)
                     for w in (1, 2):

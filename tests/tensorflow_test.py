@@ -106,8 +106,10 @@ def threads(args, failures):
         cmd = [args.pams, "run", SAMPLE, "--seed", "1", "--runner", TF_RUNNER,
                "--set", "simulation.numParallel=2",
                # The agents' model calls in the workers (batched, they run
-               # in the main process).
+               # in the main process), every worker started at once (else
+               # on 2 CPUs only the one that takes part in rounds starts).
                "--set", "simulation.batchModelCalls=false",
+               "--set", "simulation.runRoundsWhileWorkersStart=false",
                "--set", f'simulation.startMethod="{method}"',
                "--set", f"simulation.tensorflowIntraOpThreads={intra}",
                "--set", f"simulation.tensorflowInterOpThreads={inter}",

@@ -54,6 +54,11 @@ namespace {
 // miss, so the main process never holds more than about this much.
 constexpr uint64_t kSyncBytes = uint64_t{1} << 20;
 
+// The wall time of calls run in the main process after which it judges
+// whether they wait off the CPUs enough to start more workers (a few calls
+// could mislead: the first loads a model).
+constexpr double kWaitSampleSeconds = 0.1;
+
 // Tasks a worker holds at once (see RunRound). Two hide the round trip;
 // more would only make the split of a round among workers less even.
 constexpr size_t kQueuedTasks = 2;
@@ -173,13 +178,15 @@ class MultiProcessAgentParallelRunner::Workers {
   // Worker k's CPUs (empty, or for k beyond the vector: any).
   void set_cpus(std::vector<std::vector<int>> cpus) { cpus_ = std::move(cpus); }
 
-  // Starts `count` worker processes by `method`; each waits for a run
-  // (BeginRun). `registry`: what a worker forked without a starter builds
-  // its replicas with.
-  void Start(const std::string& method, int count, const ClassRegistry* registry) {
+  // Starts `count` more worker processes by `method`; each waits for a run
+  // (BeginRun), or builds the replica of the run in progress. `registry`:
+  // what a worker forked without a starter builds its replicas with.
+  // REQUIRES: the same method as the set's earlier workers; for "fork"
+  // with a starter, only once (the starter is dropped).
+  void Start(const std::string& method, size_t count, const ClassRegistry* registry) {
     method_ = method;
-    if (method == "forkserver") StartForkServer();
-    for (int i = 0; i < count; ++i) {
+    if (method == "forkserver" && server_pid_ <= 0) StartForkServer();
+    for (size_t i = 0; i < count; ++i) {
       int fds[2];
       SocketPair(fds);
       Worker w;
@@ -211,6 +218,7 @@ class MultiProcessAgentParallelRunner::Workers {
         }
       }
       workers_.push_back(std::move(w));
+      if (in_run_) SendInit(workers_.size() - 1);
     }
     // The starter is the program's (a Python function of the runner that
     // started them): kept workers must not hold on to it.
@@ -225,28 +233,16 @@ class MultiProcessAgentParallelRunner::Workers {
   void BeginRun(const WorkerInit& init, double startup_timeout, StopCheck stop) {
     stop_ = std::move(stop);
     startup_timeout_ = startup_timeout;
-    ++run_id_;
-    const double now = MonotonicSeconds();
-    for (size_t i = 0; i < workers_.size(); ++i) {
-      Worker& w = workers_[i];
-      w.ready = false;
-      w.synced = 0;
-      w.tasks.clear();
-      w.begun_at = now;
-      WorkerInit mine = init;
-      mine.run_id = run_id_;
-      mine.worker_index = static_cast<int>(i);
-      if (i < cpus_.size()) mine.cpus = cpus_[i];
-      // A failure other than an interruption shows in the answer awaited
-      // later. A spawned worker reads this first thing, before it imports
-      // anything slow, so the wait is short even for a large config.
-      if (w.channel.Send(MessageType::kInit, mine.Encode(), startup_timeout, stop_) ==
-          Channel::Status::kInterrupted) {
-        Kill();
-        throw SimulationError("interrupted while the worker processes started");
-      }
-    }
+    init_ = init;
+    init_.run_id = ++run_id_;
+    in_run_ = true;
+    for (size_t i = 0; i < workers_.size(); ++i) SendInit(i);
   }
+
+  // Whether a run of this set found calls that spend most of their time
+  // off the CPUs (every worker takes part in their rounds: see RunRound).
+  bool calls_wait() const { return calls_wait_; }
+  void set_calls_wait() { calls_wait_ = true; }
 
   // How many workers have their replica of this run ready.
   size_t ready_count() const {
@@ -310,6 +306,7 @@ class MultiProcessAgentParallelRunner::Workers {
   // Ends a run whose workers are kept for the next one: each drops its
   // replica. REQUIRES: healthy().
   void EndRun() {
+    in_run_ = false;
     for (Worker& w : workers_) {
       // A worker that cannot take it now is found dead or stuck later.
       if (w.channel.Send(MessageType::kEndRun, {}, 0.5) != Channel::Status::kOk) {
@@ -364,6 +361,26 @@ class MultiProcessAgentParallelRunner::Workers {
   }
 
  private:
+  // Sends worker i this run's replica config (as worker i) without waiting
+  // for the replica. A failure other than an interruption shows in the
+  // answer awaited later. A spawned worker reads this first thing, before
+  // it imports anything slow, so the wait is short even for a large config.
+  void SendInit(size_t i) {
+    Worker& w = workers_[i];
+    w.ready = false;
+    w.synced = 0;
+    w.tasks.clear();
+    w.begun_at = MonotonicSeconds();
+    WorkerInit mine = init_;
+    mine.worker_index = static_cast<int>(i);
+    if (i < cpus_.size()) mine.cpus = cpus_[i];
+    if (w.channel.Send(MessageType::kInit, mine.Encode(), startup_timeout_, stop_) ==
+        Channel::Status::kInterrupted) {
+      Kill();
+      throw SimulationError("interrupted while the worker processes started");
+    }
+  }
+
   // Reads worker i's answer to this run's kInit (kReady), or a late one to
   // an earlier run's (skipped). Throws if it failed.
   void ReadReady(size_t i) {
@@ -739,6 +756,9 @@ class MultiProcessAgentParallelRunner::Workers {
   StopCheck stop_;
   double startup_timeout_ = 0;  // set by BeginRun
   uint64_t run_id_ = 0;
+  WorkerInit init_;      // this run's (BeginRun), for workers started during it
+  bool in_run_ = false;  // between BeginRun and EndRun
+  bool calls_wait_ = false;
   bool killed_ = false;
   std::string start_hint_;
   Channel server_;
@@ -1022,15 +1042,27 @@ void MultiProcessAgentParallelRunner::on_run_start() {
   init.config_directory = simulator().config_directory();
   init.host_payload = host_payload_;
   init.nice = worker_nice_;
+  // Once a run, not a round: it asks the kernel.
+  max_helpers_ = AllowedCpus().size() - 1;
   if (KeepsWorkers()) workers_ = WorkerPool::Get().Take(WorkerPoolKey());
   if (workers_ == nullptr) {
     workers_ = std::make_unique<Workers>();
     workers_->set_cpus(worker_cpus_);
     workers_->set_program(worker_program_, worker_argv_, worker_starter_);
-    workers_->Start(start_method_, concurrency(), &registry());
   }
-  // Once a run, not a round: it asks the kernel.
-  max_helpers_ = AllowedCpus().size() - 1;
+  // While this process runs tasks and the calls keep the CPUs busy, at
+  // most CPUs - 1 workers take part in a round beside it (RunRound):
+  // starting more only slows its rounds (on 2 CPUs, a second interpreter
+  // importing TensorFlow for seconds). They start once calls turn out to
+  // wait off the CPUs. Forked workers start in milliseconds (and a
+  // starter serves one start): all at once.
+  size_t want = static_cast<size_t>(concurrency());
+  if (tasks_here_ && start_method_ != "fork" && !workers_->calls_wait()) {
+    want = std::min(want, std::max<size_t>(max_helpers_, 1));
+  }
+  if (workers_->workers().size() < want) {
+    workers_->Start(start_method_, want - workers_->workers().size(), &registry());
+  }
   workers_->set_start_hint(worker_start_hint_);
   workers_->BeginRun(init, worker_start_timeout_, [this] { return StopRequested(); });
 }
@@ -1091,6 +1123,18 @@ void MultiProcessAgentParallelRunner::on_step_end() {
     }
   }
   journal_->discard_before(oldest);
+}
+
+void MultiProcessAgentParallelRunner::StartWorkersForWaitingCalls() {
+  const size_t started = workers_->workers().size();
+  if (workers_->calls_wait() || started >= static_cast<size_t>(concurrency())) return;
+  workers_->set_calls_wait();
+  // A worker builds its replica from the run's start and the whole journal
+  // since; once some of it is discarded, the rest start with the next run
+  // of this set (calls_wait).
+  if (journal_->begin() == 0) {
+    workers_->Start(start_method_, concurrency() - started, &registry());
+  }
 }
 
 void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
@@ -1157,6 +1201,13 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   if (remote_.empty()) {
     if (!run_here(local_)) undo_here();
     return;
+  }
+  // Workers beyond those CPU-bound calls can use start for calls that
+  // clearly wait (a CPU-bound call on a busy machine may get half a CPU):
+  // starting processes costs more than using those there.
+  if (tasks_here_ && here_wall_seconds_ >= kWaitSampleSeconds &&
+      here_cpu_seconds_ < 0.25 * here_wall_seconds_) {
+    StartWorkersForWaitingCalls();
   }
   auto& workers = workers_->workers();
   if (workers_->ready_count() < workers.size()) {

@@ -167,6 +167,69 @@ def test_rounds_in_the_main_process_give_the_same_results():
     assert here == there == run(SequentialRunner, config(), 11)[0]
 
 
+class Busy(pams_cpp.agents.FCNAgent):
+    """Calls that keep a CPU busy for a millisecond."""
+
+    def submit_orders(self, markets):
+        self.pids = getattr(self, "pids", []) + [os.getpid()]
+        end = time.thread_time() + 0.001
+        while time.thread_time() < end:
+            pass
+        return super().submit_orders(markets)
+
+
+def worker_processes(tag):
+    """The pids of this process's workers, whose environment has
+    PAMS_TEST_TAG=tag (spawned: they inherit it)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if f"PAMS_TEST_TAG={tag}".encode() in f.read().split(b"\0"):
+                    found.append(int(pid))
+        except (OSError, ValueError):
+            pass
+    return set(found) - {os.getpid()}
+
+
+@pytest.fixture
+def two_cpus(monkeypatch):
+    """This process (and what it starts) on two CPUs, under a tag of its own."""
+    allowed = sorted(os.sched_getaffinity(0))
+    if len(allowed) < 2:
+        pytest.skip(f"needs 2 CPUs, this process may use {len(allowed)}")
+    shutdown_workers()
+    tag = f"cpus-{os.getpid()}-{time.monotonic_ns()}"
+    monkeypatch.setenv("PAMS_TEST_TAG", tag)
+    os.sched_setaffinity(0, allowed[:2])
+    try:
+        yield tag
+    finally:
+        shutdown_workers()
+        os.sched_setaffinity(0, allowed)
+
+
+@pytest.mark.parametrize("agent_class,started", [(Busy, 1), (PidRecorder, 3)])
+def test_workers_start_as_the_cpus_can_use_them(two_cpus, agent_class, started):
+    # Calls that keep a CPU busy: beside the main process, one worker on 2
+    # CPUs takes part in a round, so only one starts (a second would only
+    # slow the main process's rounds while it starts). Calls that wait (a
+    # sleep, as a GPU's) start the other two once the main process has
+    # seen them wait.
+    settings = config(num_parallel=3, runRoundsWhileWorkersStart=True)
+    settings["FCNAgents"]["class"] = agent_class.__name__
+    runner = MultiProcessAgentParallelRunner(settings=copy.deepcopy(settings),
+                                             prng=random.Random(4))
+    runner.class_register(agent_class)
+    runner.main()
+    assert len(worker_processes(two_cpus)) == started
+    sequential = SequentialRunner(settings=copy.deepcopy(settings), prng=random.Random(4))
+    sequential.class_register(agent_class)
+    sequential.main()
+    assert ([repr(float(a.cash_amount)) for a in runner.simulator.agents] ==
+            [repr(float(a.cash_amount)) for a in sequential.simulator.agents])
+
+
 def test_a_worker_timeout_keeps_every_task_in_a_worker():
     # Only a worker's call can be timed out.
     _, pids = run(MultiProcessAgentParallelRunner,

@@ -251,6 +251,9 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   bool KeepsWorkers() const;
   // The key of kept workers: runners of equal keys share them.
   std::string WorkerPoolKey() const;
+  // Starts the workers not started yet, for calls found to wait off the
+  // CPUs (on_run_start starts only those CPU-bound calls can use).
+  void StartWorkersForWaitingCalls();
   std::string start_method_;
   std::string default_start_method_set_;  // empty: default_start_method()
   std::optional<bool> default_worker_cpu_affinity_set_;

@@ -281,13 +281,15 @@ class TensorFlowAgentParallelRunner(MultiProcessAgentParallelRunner):
         1-1.5 ms a call, 2-CPU machine, SequentialRunner's time over the
         runner's, docs/python.md "The seed's case, measured"): with 12
         Keras agents asked every round (``maxNormalOrders`` 12) and
-        numParallel 2, 1.41x once the workers are up (1.93x on another
-        day) and 1.40x over a 1030-step run including the start; with ~1.5
-        Keras calls a round (12 Keras + 20 FCN agents, ``maxNormalOrders``
-        4) it is slower (0.66-1.09x at numParallel 2): a third of the
-        rounds have one call, which the main process runs, and the
-        workers' start and the second CPU cost about what the rounds of
-        two calls or more save. Batching the model calls
+        numParallel 2, 1.36-1.88x once the workers are up and 1.58x over a
+        1030-step run including the start (1.19-1.26x for a process's
+        first 230-step run); with ~1.5 Keras calls a round (12 Keras + 20
+        FCN agents, ``maxNormalOrders`` 4) 0.95-0.99x while the worker
+        starts and 1.24-1.38x once it is warm: a third of the rounds have
+        one call, which the main process runs, and on that machine two
+        busy processes each run 27-52% slower than one. On 2 CPUs one
+        worker starts whatever numParallel says, unless the calls wait
+        off the CPUs (see docs/python.md). Batching the model calls
         (``batchModelCalls``, one call per model and round) gave 9.5x with
         12 agents a round and 45x with 100. Pinning (``workerCpuAffinity``)
         took two workers from 1.2-1.5x to 1.7-2.0x: a Keras call hops
