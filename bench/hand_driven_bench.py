@@ -89,6 +89,73 @@ class _NoLogger:
 MarketStepSaver.logs = True  # the loop writes the market step logs to it
 
 
+class _Skeleton:
+    """A runner, simulator, market, session and logger whose methods do
+    nothing, shaped as the loop calls them: what the loop's own Python
+    statements cost (its for-loops, calls and log objects), with no work
+    of pams_cpp's behind them."""
+
+    logs = True
+
+    def __init__(self, steps):
+        self.simulator = self
+        self.markets = [self]
+        self.sessions = [_SkeletonSession(s) for s in steps]
+
+    def _setup(self):
+        pass
+
+    def _process(self):
+        pass
+
+    def write(self, log):
+        pass
+
+    def write_and_direct_process(self, log):
+        pass
+
+    def _update_times_on_markets(self, markets):
+        pass
+
+    def _trigger_event_before_session(self, session):
+        pass
+
+    def _trigger_event_after_session(self, session):
+        pass
+
+    def _trigger_event_before_step_for_market(self, market):
+        pass
+
+    def _trigger_event_after_step_for_market(self, market):
+        pass
+
+    def _collect_orders_from_normal_agents(self, session):
+        return [[]]
+
+    def _handle_orders(self, session, local_orders):
+        return local_orders
+
+
+class _SkeletonSession:
+    with_order_placement = True
+    with_order_execution = True
+
+    def __init__(self, steps):
+        self.iteration_steps = steps
+
+
+def skeleton_time(config: str) -> float:
+    """CPU time of the loop over the config's sessions with _Skeleton."""
+    import json
+
+    with open(config) as f:
+        steps = [s["iterationSteps"] for s in json.load(f)["simulation"]["sessions"]]
+    stub = _Skeleton(steps)
+    start = time.process_time()
+    drive_by_hand(stub, stub)
+    return time.process_time() - start
+
+
 def run_once(config: str, seed: int, by_hand: bool, with_logger: bool = True,
              fused: bool = False):
     saver = MarketStepSaver() if with_logger else None
@@ -167,6 +234,10 @@ def main() -> None:
         print(f"  {label}:")
         print(f"    runner (_setup + _run) {r * 1e3:6.2f} ms, by hand {h * 1e3:6.2f} ms: "
               f"{ratio:.2f}x")
+        if with_logger and not fused:
+            skeleton = statistics.median(skeleton_time(args.config) for _ in range(args.repeats))
+            print(f"    of which the loop's own statements (every call a no-op, with the "
+                  f"logs' objects): {skeleton * 1e3:.2f} ms, {skeleton / r:.2f}x the runner")
     print("where the hand-driven loop's time goes (per call, us):")
     for name, us in call_costs(args.config).items():
         print(f"  {us:6.2f}  {name}")

@@ -573,6 +573,37 @@ def test_runner_steps_called_one_by_one_are_pams_steps():
     same_on_both(scenario)
 
 
+def test_a_method_replaced_after_earlier_steps_is_asked_and_one_put_back_is_not():
+    # The steps keep the runner's checks for replaced methods between calls
+    # (found in the engine): a replacement made later still counts.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        runner = pams_cpp.runners.SequentialRunner(settings=copy.deepcopy(SETTING),
+                                                   prng=random.Random(2))
+        runner._setup()
+        sim = runner.simulator
+        session = sim.sessions[1]
+        sim._update_times_on_markets(sim.markets)
+        path = pams_cpp.agents.fcn_agent.__name__ + ".FCNAgent.submit_orders"
+        calls = []
+
+        def fixed(agent, markets):
+            calls.append(agent.agent_id)
+            return [pams_cpp.Order(agent_id=agent.agent_id, market_id=0, is_buy=True,
+                                   kind=pams_cpp.LIMIT_ORDER, volume=7, price=300.0)]
+
+        def volumes():
+            lists = runner._collect_orders_from_normal_agents(session=session)
+            runner._handle_orders(session=session, local_orders=lists)
+            return [order.volume for orders in lists for order in orders]
+
+        assert 7 not in volumes()  # the engine's own FCNAgent
+        with mock.patch(path, fixed):
+            assert set(volumes()) == {7} and calls
+        calls.clear()
+        assert 7 not in volumes() and not calls
+
+
 def test_runner_steps_raise_pams_exceptions():
     def scenario(pkg):
         out = []

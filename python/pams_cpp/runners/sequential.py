@@ -134,12 +134,12 @@ class SequentialRunner(Runner):
             AssertionError: orders while the session accepts none.
             ValueError: an order of another agent.
         """
-        ask = self._ask()
+        # The engine asks self._ask() (its usual answer, None, found there).
         if self._prng_is_engine and self.simulator._markets_handed:
             # What _step would do, without its frame (PAMS's loop, as
             # pamsenvs writes it, calls this at every step).
-            return _core._runner_collect_orders(self._core, session, ask)
-        return self._step(_core._runner_collect_orders, session, ask)
+            return _core._runner_collect_orders(self._core, session, self)
+        return self._step(_core._runner_collect_orders, session, self)
 
     def _handle_orders(
         self, session: "Session", local_orders: List[List[Union[Order, Cancel]]]  # noqa: F821
@@ -153,17 +153,16 @@ class SequentialRunner(Runner):
             ValueError: an order of another agent.
             NotImplementedError: something that is neither an Order nor a Cancel.
         """
-        ask = self._ask()
         if self._prng_is_engine and self.simulator._markets_handed:
             # As in _collect_orders_from_normal_agents.
-            return _core._runner_handle_orders(self._core, session, local_orders, ask)
-        return self._step(_core._runner_handle_orders, session, local_orders, ask)
+            return _core._runner_handle_orders(self._core, session, local_orders, self)
+        return self._step(_core._runner_handle_orders, session, local_orders, self)
 
     def _handle_high_frequency_orders(
         self, session: "Session"  # noqa: F821
     ) -> List[List[Union[Order, Cancel]]]:
         """The high-frequency agents' turn; returns their lists."""
-        return self._step(_core._runner_handle_high_frequency_orders, session, self._ask())
+        return self._step(_core._runner_handle_high_frequency_orders, session, self)
 
     def _process_order(self, session: "Session", order: Union[Order, Cancel]) -> None:  # noqa: F821
         """Processes one order or cancel and the executions it causes.
@@ -179,16 +178,15 @@ class SequentialRunner(Runner):
     def _update_markets(self, session: "Session") -> None:  # noqa: F821
         """One step's orders: _collect_orders_from_normal_agents, then
         _handle_orders."""
-        ask = self._ask()
         if self._prng_is_engine and self.simulator._markets_handed:
             # As in _collect_orders_from_normal_agents.
-            _core._runner_update_markets(self._core, session, ask)
+            _core._runner_update_markets(self._core, session, self)
         else:
-            self._step(_core._runner_update_markets, session, ask)
+            self._step(_core._runner_update_markets, session, self)
 
     def _iterate_market_updates(self, session: "Session") -> None:  # noqa: F821
         """The steps of one session (hooks, logs, orders, time)."""
-        self._step(_core._runner_iterate_market_updates, session, self._ask())
+        self._step(_core._runner_iterate_market_updates, session, self)
 
     # --- helpers
 
@@ -226,7 +224,9 @@ class SequentialRunner(Runner):
         """What the engine asks instead of a built-in agent's own code: the
         submit_orders a program put in place of a built-in class's at run
         time (as PAMS's tests do with unittest.mock.patch); None when there
-        is none (then the engine asks every agent itself)."""
+        is none (then the engine asks every agent itself). The steps find
+        the usual None in the engine (runner_steps.cc's AskOf, with the
+        checks of _method_checks) and call this only for a replaced one."""
         key = self.simulator._context.objects_key()
         cached = self.__dict__.get("_checks_for")
         checks = (cached[1] if cached is not None and cached[0] == key

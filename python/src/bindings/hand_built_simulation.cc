@@ -224,10 +224,8 @@ void BindContext(nb::module_& m) {
       // step).
       .def("objects_key",
            [](const SimulationContext& c) {
-             const Simulator& sim = c.simulator();
-             return nb::make_tuple(sim.market_objects().size(), sim.agents().size(),
-                                   sim.sessions().size(), sim.events().size(),
-                                   sim.event_hooks().size());
+             const std::array<size_t, 5> n = ObjectCounts(c.simulator());
+             return nb::make_tuple(n[0], n[1], n[2], n[3], n[4]);
            })
       // Engine hooks as (event, hook_type, is_before, time, specific_class
       // ("Market", "IndexMarket" or None), specific_instance market or None).

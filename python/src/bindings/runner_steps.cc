@@ -10,13 +10,15 @@
 // NotImplementedError for what is neither an Order nor a Cancel).
 //
 // Tests of PAMS replace a built-in agent class's submit_orders at run time
-// (unittest.mock.patch): a step given `ask` calls it for each agent the
-// engine asks, and uses what it returns where it returns a list.
+// (unittest.mock.patch): a step given the Python runner calls what its
+// _ask() returns for each agent the engine asks, and uses what that returns
+// where it returns a list.
 
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -82,14 +84,57 @@ auto Step(nb::handle core, F&& f) -> decltype(f()) {
   throw SimulationError(e.what());
 }
 
+// Whether a method of a class was replaced at run time: for each (class,
+// name, original) of `checks`, whether the class's own dict holds something
+// else under the name now.
+bool AnyMethodReplaced(nb::handle checks) {
+  if (!PyList_Check(checks.ptr())) {
+    throw nb::type_error("_any_method_replaced takes a list of (class, name, original)");
+  }
+  for (nb::handle check : checks) {
+    if (!PyTuple_Check(check.ptr()) || PyTuple_GET_SIZE(check.ptr()) != 3 ||
+        !PyType_Check(PyTuple_GET_ITEM(check.ptr(), 0))) {
+      throw nb::type_error("_any_method_replaced takes (class, name, original) tuples");
+    }
+    PyObject* dict = reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(check.ptr(), 0))->tp_dict;
+    PyObject* now =
+        dict != nullptr ? PyDict_GetItemWithError(dict, PyTuple_GET_ITEM(check.ptr(), 1)) : nullptr;
+    if (now == nullptr && PyErr_Occurred()) throw nb::python_error();
+    // A missing name counts as replaced unless it was missing before.
+    if (now != PyTuple_GET_ITEM(check.ptr(), 2) &&
+        !(now == nullptr && PyTuple_GET_ITEM(check.ptr(), 2) == Py_None)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// What a step asks instead of a built-in agent's own code: `runner`'s
+// _ask() (sequential.py), whose usual answer, None, is found here without
+// a Python call (a hand-driven loop makes two steps a step). The method
+// checks are those runner._method_checks builds for the simulation's
+// objects, kept until objects are added; Python makes the call itself
+// where a method was replaced. runner None: nothing to ask.
+nb::object AskOf(PythonRun& run, const Simulator& simulator, nb::handle runner) {
+  if (runner.is_none()) return nb::none();
+  const std::array<size_t, 5> counts = ObjectCounts(simulator);
+  if (!run.ask_checks.is_valid() || run.ask_counts != counts) {
+    run.ask_checks = runner.attr("_method_checks")(
+        nb::make_tuple(counts[0], counts[1], counts[2], counts[3], counts[4]));
+    run.ask_counts = counts;
+  }
+  if (!AnyMethodReplaced(run.ask_checks)) return nb::none();
+  return runner.attr("_ask")();
+}
+
 // Installs the dispatch for `ask` (see the file's comment): what ask
 // returns for an agent, checked in PAMS's order (none: the agent has
 // nothing to say; orders in a session that takes none; another agent's
 // orders; objects that are neither Orders nor Cancels), then mirrored.
-void InstallAsk(Runner& runner, PythonRun& run, nb::handle ask, Session& session,
+void InstallAsk(Runner& runner, PythonRun& run, nb::handle python_runner, Session& session,
                 nb::handle owner) {
-  if (ask.is_none()) return;
-  nb::object keep = nb::borrow(ask);
+  nb::object keep = AskOf(run, runner.simulator(), python_runner);
+  if (keep.is_none()) return;
   runner.set_submit_orders_dispatch(
       [&run, keep, &session, owner](Agent* agent, std::vector<Action>* actions) -> bool {
         nb::gil_scoped_acquire gil;
@@ -242,31 +287,10 @@ const char* PendingSetupKind(Runner::PendingSetupView::Kind kind) {
 }  // namespace
 
 void BindRunnerSteps(nb::module_& m) {
-  // Whether a method of a class was replaced at run time: for each (class,
-  // name, original) of `checks`, whether the class's own dict holds
-  // something else under the name now. Each step of a hand-driven loop asks
-  // this of every built-in agent class its agents use (the Python loop it
-  // replaces cost more than the rest of the step's Python layer).
-  m.def("_any_method_replaced", [](nb::list checks) {
-    for (nb::handle check : checks) {
-      if (!PyTuple_Check(check.ptr()) || PyTuple_GET_SIZE(check.ptr()) != 3 ||
-          !PyType_Check(PyTuple_GET_ITEM(check.ptr(), 0))) {
-        throw nb::type_error("_any_method_replaced takes (class, name, original) tuples");
-      }
-      PyObject* dict =
-          reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(check.ptr(), 0))->tp_dict;
-      PyObject* now = dict != nullptr
-                          ? PyDict_GetItemWithError(dict, PyTuple_GET_ITEM(check.ptr(), 1))
-                          : nullptr;
-      if (now == nullptr && PyErr_Occurred()) throw nb::python_error();
-      // A missing name counts as replaced unless it was missing before.
-      if (now != PyTuple_GET_ITEM(check.ptr(), 2) &&
-          !(now == nullptr && PyTuple_GET_ITEM(check.ptr(), 2) == Py_None)) {
-        return true;
-      }
-    }
-    return false;
-  });
+  // Python's _ask() asks this of every built-in agent class its agents use
+  // (the Python loop it replaces cost more than the rest of the step's
+  // Python layer).
+  m.def("_any_method_replaced", [](nb::handle checks) { return AnyMethodReplaced(checks); });
   m.def("_runner_context", [](nb::handle core) {
     Runner& runner = EngineOfRunnerCore(core);
     return nb::cast(new SimulationContext(&runner.simulator(), &PythonRunOf(core), core),
@@ -323,29 +347,29 @@ void BindRunnerSteps(nb::module_& m) {
   m.def("_runner_run_pending_setups", [](nb::handle core) {
     Step(core, [&] { EngineOfRunnerCore(core).run_pending_setups(); });
   });
-  m.def("_runner_collect_orders", [](nb::handle core, Session& session, nb::handle ask) {
+  m.def("_runner_collect_orders", [](nb::handle core, Session& session, nb::handle python_runner) {
     Runner& runner = EngineOfRunnerCore(core);
     PythonRun& run = PythonRunOf(core);
     return Step(core, [&] {
-      InstallAsk(runner, run, ask, session, core);
+      InstallAsk(runner, run, python_runner, session, core);
       runner.collect_orders(session);
       nb::list out = BatchObjects(runner.batches(), run);
       run.mirror.ForgetAll();
       return out;
     });
-  }, nb::arg("core"), nb::arg("session"), nb::arg("ask").none());
+  }, nb::arg("core"), nb::arg("session"), nb::arg("runner").none());
   // Processes local_orders (lists of Order and Cancel objects, one per
   // agent), returns PAMS's all_orders: them in the order processed, then
   // the high-frequency agents' (copies of the engine's).
   m.def("_runner_handle_orders",
-        [](nb::handle core, Session& session, nb::handle local_orders, nb::handle ask) {
+        [](nb::handle core, Session& session, nb::handle local_orders, nb::handle python_runner) {
           Runner& runner = EngineOfRunnerCore(core);
           PythonRun& run = PythonRunOf(core);
           return Step(core, [&] {
             std::vector<nb::object> lists;
             for (nb::handle l : local_orders) lists.push_back(nb::borrow(l));
             FillBatches(runner, run, local_orders);
-            InstallAsk(runner, run, ask, session, core);
+            InstallAsk(runner, run, python_runner, session, core);
             runner.set_keep_high_frequency_batches(true);
             runner.handle_orders(session);
             nb::list out;
@@ -358,13 +382,13 @@ void BindRunnerSteps(nb::module_& m) {
             run.mirror.ForgetAll();
             return out;
           });
-        }, nb::arg("core"), nb::arg("session"), nb::arg("local_orders"), nb::arg("ask").none());
+        }, nb::arg("core"), nb::arg("session"), nb::arg("local_orders"), nb::arg("runner").none());
   m.def("_runner_handle_high_frequency_orders",
-        [](nb::handle core, Session& session, nb::handle ask) {
+        [](nb::handle core, Session& session, nb::handle python_runner) {
           Runner& runner = EngineOfRunnerCore(core);
           PythonRun& run = PythonRunOf(core);
           return Step(core, [&] {
-            InstallAsk(runner, run, ask, session, core);
+            InstallAsk(runner, run, python_runner, session, core);
             runner.set_keep_high_frequency_batches(true);
             runner.handle_high_frequency_orders(session);
             nb::list out;
@@ -376,7 +400,7 @@ void BindRunnerSteps(nb::module_& m) {
             run.mirror.ForgetAll();
             return out;
           });
-        }, nb::arg("core"), nb::arg("session"), nb::arg("ask").none());
+        }, nb::arg("core"), nb::arg("session"), nb::arg("runner").none());
   m.def("_runner_process_order", [](nb::handle core, Session& session, nb::handle order) {
     Runner& runner = EngineOfRunnerCore(core);
     PythonRun& run = PythonRunOf(core);
@@ -399,20 +423,20 @@ void BindRunnerSteps(nb::module_& m) {
       }
     });
   });
-  m.def("_runner_update_markets", [](nb::handle core, Session& session, nb::handle ask) {
+  m.def("_runner_update_markets", [](nb::handle core, Session& session, nb::handle python_runner) {
     Runner& runner = EngineOfRunnerCore(core);
     Step(core, [&] {
-      InstallAsk(runner, PythonRunOf(core), ask, session, core);
+      InstallAsk(runner, PythonRunOf(core), python_runner, session, core);
       runner.update_markets(session);
     });
-  }, nb::arg("core"), nb::arg("session"), nb::arg("ask").none());
-  m.def("_runner_iterate_market_updates", [](nb::handle core, Session& session, nb::handle ask) {
+  }, nb::arg("core"), nb::arg("session"), nb::arg("runner").none());
+  m.def("_runner_iterate_market_updates", [](nb::handle core, Session& session, nb::handle python_runner) {
     Runner& runner = EngineOfRunnerCore(core);
     Step(core, [&] {
-      InstallAsk(runner, PythonRunOf(core), ask, session, core);
+      InstallAsk(runner, PythonRunOf(core), python_runner, session, core);
       runner.iterate_market_updates(session);
     });
-  }, nb::arg("core"), nb::arg("session"), nb::arg("ask").none());
+  }, nb::arg("core"), nb::arg("session"), nb::arg("runner").none());
 }
 
 }  // namespace pams::python

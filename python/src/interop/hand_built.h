@@ -22,6 +22,7 @@
 #ifndef PAMS_PYTHON_SRC_INTEROP_HAND_BUILT_H_
 #define PAMS_PYTHON_SRC_INTEROP_HAND_BUILT_H_
 
+#include <array>
 #include <memory>
 #include <type_traits>
 #include <unordered_map>
@@ -126,6 +127,12 @@ class SimulationContext {
  private:
   std::shared_ptr<HandBuiltSimulation> shared_;
 };
+
+// What `simulator` holds, counted: markets, agents, sessions, events and
+// event hooks. Python's lists made from them (Simulator.markets, a
+// runner's method checks) are current while the counts are unchanged,
+// since objects are only ever added.
+std::array<size_t, 5> ObjectCounts(const Simulator& simulator);
 
 // The context of an object built by hand or of a runner's object (its
 // _context, or its owner's). Throws TypeError naming `what` when it has none.

@@ -12,6 +12,7 @@
 #ifndef PAMS_PYTHON_SRC_INTEROP_PYTHON_RUN_H_
 #define PAMS_PYTHON_SRC_INTEROP_PYTHON_RUN_H_
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -229,6 +230,12 @@ struct PythonRun {
   // objects given to Python belong to.
   nb::handle owner;
 
+  // The runner's method checks (sequential.py's _method_checks) for the
+  // simulation's objects as ObjectCounts counted them: a hand-driven loop
+  // asks them at each step (see runner_steps.cc's AskOf).
+  std::array<size_t, 5> ask_counts{};
+  nb::object ask_checks;
+
   // mirror.Find as a Python function, which classes.task_state_loads takes
   // (made once: making it at each task took microseconds).
   nb::object find_order;
@@ -251,6 +258,7 @@ struct PythonRun {
     visit(markets.ptr());
     visit(simulator_object.ptr());
     visit(find_order.ptr());
+    visit(ask_checks.ptr());
     for (const auto& [session, object] : session_objects) visit(object.ptr());
   }
   // REQUIRES: the GIL is held.
@@ -259,6 +267,7 @@ struct PythonRun {
     session_objects.clear();
     markets = nb::object();
     simulator_object = nb::object();
+    ask_checks = nb::object();
   }
 };
 

@@ -126,6 +126,12 @@ void SimulationContext::Clear() {
   if (shared_->own_run) shared_->own_run->Clear();
 }
 
+std::array<size_t, 5> ObjectCounts(const Simulator& simulator) {
+  return {simulator.market_objects().size(), simulator.agents().size(),
+          simulator.sessions().size(), simulator.events().size(),
+          simulator.event_hooks().size()};
+}
+
 SimulationContext& ContextOf(nb::handle object, const char* what) {
   nb::object context = nb::getattr(object, "_context", nb::none());
   if (context.is_none()) {
