@@ -307,6 +307,7 @@ class MultiProcessAgentParallelRunner::Workers {
   // replica. REQUIRES: healthy().
   void EndRun() {
     in_run_ = false;
+    init_ = WorkerInit{};  // its config and payload are the run's
     for (Worker& w : workers_) {
       // A worker that cannot take it now is found dead or stuck later.
       if (w.channel.Send(MessageType::kEndRun, {}, 0.5) != Channel::Status::kOk) {
