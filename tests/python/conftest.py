@@ -34,3 +34,16 @@ def _no_kept_workers_between_tests():
     import pams_cpp.runners
 
     pams_cpp.runners.shutdown_workers()
+
+
+def processes_tagged(tag):
+    """The pids of processes whose environment has PAMS_TEST_TAG=tag."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if f"PAMS_TEST_TAG={tag}".encode() in f.read().split(b"\0"):
+                    found.append(int(pid))
+        except (OSError, ValueError):
+            pass
+    return found

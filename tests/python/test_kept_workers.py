@@ -16,6 +16,7 @@ from pams_cpp.runners import MultiProcessAgentParallelRunner
 from pams_cpp.runners import SequentialRunner
 from pams_cpp.runners import shutdown_workers
 from conftest import ROOT
+from conftest import processes_tagged
 
 
 class PidRecorder(pams_cpp.agents.FCNAgent):
@@ -178,20 +179,6 @@ class Busy(pams_cpp.agents.FCNAgent):
         return super().submit_orders(markets)
 
 
-def worker_processes(tag):
-    """The pids of this process's workers, whose environment has
-    PAMS_TEST_TAG=tag (spawned: they inherit it)."""
-    found = []
-    for pid in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                if f"PAMS_TEST_TAG={tag}".encode() in f.read().split(b"\0"):
-                    found.append(int(pid))
-        except (OSError, ValueError):
-            pass
-    return set(found) - {os.getpid()}
-
-
 @pytest.fixture
 def two_cpus(monkeypatch):
     """This process (and what it starts) on two CPUs, under a tag of its own."""
@@ -222,7 +209,7 @@ def test_workers_start_as_the_cpus_can_use_them(two_cpus, agent_class, started):
                                              prng=random.Random(4))
     runner.class_register(agent_class)
     runner.main()
-    assert len(worker_processes(two_cpus)) == started
+    assert len(set(processes_tagged(two_cpus)) - {os.getpid()}) == started
     sequential = SequentialRunner(settings=copy.deepcopy(settings), prng=random.Random(4))
     sequential.class_register(agent_class)
     sequential.main()

@@ -18,6 +18,7 @@ from pams_cpp.runners import MultiProcessAgentParallelRunner
 from pams_cpp.runners import MultiThreadAgentParallelRunner
 from pams_cpp.runners import SequentialRunner
 from conftest import ROOT
+from conftest import processes_tagged
 from test_python_agents import CONFIGS
 from test_python_agents import OUR_CLASSES
 from test_python_agents import OUR_LOGGERS
@@ -402,19 +403,6 @@ def test_a_worker_hanging_past_the_timeout_ends_the_run(capsys):
                        match=r"running agent FCNAgents-\d+ \(Hanging\) at step 110 failed"):
         runner.main()
     assert time.monotonic() - start < 30
-
-
-def processes_tagged(tag):
-    """The pids of processes whose environment has PAMS_TEST_TAG=tag."""
-    found = []
-    for pid in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                if f"PAMS_TEST_TAG={tag}".encode() in f.read().split(b"\0"):
-                    found.append(int(pid))
-        except (OSError, ValueError):
-            pass
-    return found
 
 
 def test_ctrl_c_stops_python_workers_and_leaves_none(capsys):
