@@ -192,7 +192,8 @@ nb::list BatchObjects(std::span<const Runner::Batch> batches, PythonRun& run) {
 
 // Python's lists of orders and cancels as the runner's batches, each
 // object expected by the mirror (the market updates the very object).
-void FillBatches(Runner& runner, PythonRun& run, nb::handle local_orders) {
+// Returns the lists, in local_orders' order.
+std::vector<nb::object> FillBatches(Runner& runner, PythonRun& run, nb::handle local_orders) {
   std::vector<nb::object> lists;
   for (nb::handle list : local_orders) lists.push_back(nb::borrow(list));
   std::vector<std::vector<nb::handle>> all(lists.size());
@@ -267,6 +268,17 @@ void FillBatches(Runner& runner, PythonRun& run, nb::handle local_orders) {
     for (nb::handle a : objects) {
       run.mirror.Expect(ActionAgentId(batch.actions.front()), a);
     }
+  }
+  return lists;
+}
+
+// Appends the high-frequency agents' lists of this step (copies of the
+// engine's actions) to out.
+void AppendHighFrequencyLists(const Runner& runner, const PythonRun& run, nb::list& out) {
+  for (const Runner::Batch& b : runner.hf_batches()) {
+    nb::list list;
+    for (const Action& a : b.actions) list.append(ToPythonAction(run, a));
+    out.append(list);
   }
 }
 
@@ -366,19 +378,13 @@ void BindRunnerSteps(nb::module_& m) {
           Runner& runner = EngineOfRunnerCore(core);
           PythonRun& run = PythonRunOf(core);
           return Step(core, [&] {
-            std::vector<nb::object> lists;
-            for (nb::handle l : local_orders) lists.push_back(nb::borrow(l));
-            FillBatches(runner, run, local_orders);
+            const std::vector<nb::object> lists = FillBatches(runner, run, local_orders);
             InstallAsk(runner, run, python_runner, session, core);
             runner.set_keep_high_frequency_batches(true);
             runner.handle_orders(session);
             nb::list out;
             for (uint32_t i : runner.handled_batch_order()) out.append(lists[i]);
-            for (const Runner::Batch& b : runner.hf_batches()) {
-              nb::list list;
-              for (const Action& a : b.actions) list.append(ToPythonAction(run, a));
-              out.append(list);
-            }
+            AppendHighFrequencyLists(runner, run, out);
             run.mirror.ForgetAll();
             return out;
           });
@@ -392,11 +398,7 @@ void BindRunnerSteps(nb::module_& m) {
             runner.set_keep_high_frequency_batches(true);
             runner.handle_high_frequency_orders(session);
             nb::list out;
-            for (const Runner::Batch& b : runner.hf_batches()) {
-              nb::list list;
-              for (const Action& a : b.actions) list.append(ToPythonAction(run, a));
-              out.append(list);
-            }
+            AppendHighFrequencyLists(runner, run, out);
             run.mirror.ForgetAll();
             return out;
           });

@@ -214,25 +214,32 @@ void OrderMirror::Unexpect(int agent_id, nb::handle action) {
 
 std::vector<nb::object> OrderMirror::Take(int agent_id, size_t n) {
   std::vector<nb::object> out;
-  auto it = pending_.find(agent_id);
-  if (it == pending_.end()) return out;
-  while (out.size() < n && !it->second.empty()) {
-    out.push_back(std::move(it->second.front()));
-    it->second.pop_front();
-    --n_pending_;
+  std::deque<nb::object>* queue = ExpectedOf(agent_id);
+  while (queue != nullptr && out.size() < n && !queue->empty()) {
+    out.push_back(PopExpected(queue));
   }
   return out;
 }
 
+std::deque<nb::object>* OrderMirror::ExpectedOf(int agent_id) {
+  if (n_pending_ == 0) return nullptr;
+  auto it = pending_.find(agent_id);
+  return it == pending_.end() || it->second.empty() ? nullptr : &it->second;
+}
+
+nb::object OrderMirror::PopExpected(std::deque<nb::object>* queue) {
+  nb::object action = std::move(queue->front());
+  queue->pop_front();
+  --n_pending_;
+  return action;
+}
+
 void OrderMirror::process_order_log(const OrderLog& log) {
-  if (n_pending_ == 0) return;
-  auto it = pending_.find(log.agent_id);
-  if (it == pending_.end() || it->second.empty()) return;
+  std::deque<nb::object>* queue = ExpectedOf(log.agent_id);
+  if (queue == nullptr) return;
   nb::gil_scoped_acquire gil;
   const AttrNames& n = Attrs();
-  nb::object order = std::move(it->second.front());
-  it->second.pop_front();
-  --n_pending_;
+  nb::object order = PopExpected(queue);
   // What the market made of the order (events may have changed it, the
   // price is on the tick grid now), as PAMS's market leaves it.
   const Market* market = (*markets_)(log.market_id);
@@ -249,14 +256,11 @@ void OrderMirror::process_order_log(const OrderLog& log) {
 }
 
 void OrderMirror::process_cancel_log(const CancelLog& log) {
-  if (n_pending_ == 0) return;
-  auto it = pending_.find(log.agent_id);
-  if (it == pending_.end() || it->second.empty()) return;
+  std::deque<nb::object>* queue = ExpectedOf(log.agent_id);
+  if (queue == nullptr) return;
   nb::gil_scoped_acquire gil;
   const AttrNames& n = Attrs();
-  nb::object cancel = std::move(it->second.front());
-  it->second.pop_front();
-  --n_pending_;
+  nb::object cancel = PopExpected(queue);
   cancel.attr(n.placed_at) = log.cancel_time;
   cancel.attr(n.order).attr(n.is_canceled) = true;
   live_.erase({log.market_id, log.order_id});

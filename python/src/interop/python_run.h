@@ -189,6 +189,11 @@ class OrderMirror final : public Logger {
       return std::hash<int64_t>()(key.second) ^ (std::hash<int>()(key.first) << 1);
     }
   };
+  // agent_id's actions not processed yet (null: none).
+  std::deque<nb::object>* ExpectedOf(int agent_id);
+  // The first of `queue`'s actions, taken out. REQUIRES: queue is not empty.
+  nb::object PopExpected(std::deque<nb::object>* queue);
+
   // Orders and cancels not yet processed, per agent, in submission order.
   std::unordered_map<int, std::deque<nb::object>> pending_;
   size_t n_pending_ = 0;
