@@ -39,6 +39,24 @@ def test_keras_agents_give_sequential_runners_results(models, num_parallel, meth
     suite.assert_loaded_once_per_worker(loads.read_text().split(), num_parallel)
 
 
+def test_tensorflows_start_up_lines_come_from_the_main_process_only(models):
+    # TensorFlow 2.21 prints them as it loads, before it reads
+    # TF_CPP_MIN_LOG_LEVEL; spawned workers import it with them left out
+    # unless the user set that level.
+    tmp, _ = models
+    loads = tmp / "loads-quiet"
+    stderr = []
+    tf_run(tmp, "parallel", 2, "spawn", loads=loads, stderr=stderr,
+           env={"TF_CPP_MIN_LOG_LEVEL": None})
+    workers = loads.read_text().split()
+    start_up = [line for line in stderr[0].splitlines()
+                if "port.cc" in line or "cpu_feature_guard.cc" in line]
+    assert not [line for line in start_up if any(f" {pid} " in line for pid in workers)]
+    # Each block of them begins with absl's warning: one per block printed here.
+    absl = stderr[0].count("All log messages before absl::InitializeLog()")
+    assert absl <= len(start_up)
+
+
 def test_fork_after_tensorflow_ran_is_refused(models):
     tmp, _ = models
     result = tf_run(tmp, "fork_after_tensorflow")

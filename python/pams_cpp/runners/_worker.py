@@ -18,6 +18,7 @@ each run builds its own replica.
 import json
 import os
 import random
+import re
 import socket
 import struct
 import sys
@@ -146,6 +147,43 @@ def dumps_payload(preparation: Dict[str, Any], environment: Dict[str, str],
                          "classes": out.getvalue()})
 
 
+# What TensorFlow's C++ writes to descriptor 2 as it loads, before its
+# logging reads TF_CPP_MIN_LOG_LEVEL (TensorFlow 2.21 prints these whatever
+# the level says): the main process has shown them once already.
+_TENSORFLOW_START_UP = re.compile(
+    r"All log messages before absl::InitializeLog\(\) is called|\] oneDNN custom operations "
+    r"are on|cpu_feature_guard\.cc:\d+\]|^To enable the following instructions: ")
+
+
+def _import_tensorflow_quietly() -> None:
+    """Imports TensorFlow (before the main module or the agents' classes
+    import it) with its start-up lines left out of this worker's stderr;
+    anything else it writes meanwhile is passed on. Without TensorFlow,
+    nothing happens here: the code that imports it reports that."""
+    if "tensorflow" in sys.modules:
+        return
+    import tempfile
+
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as captured:
+        os.dup2(captured.fileno(), 2)
+        try:
+            import tensorflow  # noqa: F401
+        except ImportError:
+            pass
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            captured.seek(0)
+            lines = captured.read().decode(errors="replace").splitlines(keepends=True)
+            kept = "".join(line for line in lines if not _TENSORFLOW_START_UP.search(line))
+            if kept:
+                sys.stderr.write(kept)
+                sys.stderr.flush()
+
+
 def _build(init: Dict[str, Any]) -> Any:
     """The replica: the main process's runner class, config, seed and
     classes, set up as a worker's."""
@@ -158,6 +196,8 @@ def _build(init: Dict[str, Any]) -> Any:
     _replica.clear()
     if first:
         os.environ.update(payload["environment"])
+        if os.environ.pop("PAMS_WORKER_QUIET_TENSORFLOW", None):
+            _import_tensorflow_quietly()
     if first and not _forked:
         from multiprocessing import spawn
 

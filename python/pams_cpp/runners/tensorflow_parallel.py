@@ -23,8 +23,10 @@ worker processes are prepared for agents that call TensorFlow in
 * Workers are kept for later runs (see agent_parallel's doc) of the same
   TensorFlow options.
 * TensorFlow's start-up lines (oneDNN, cpu_feature_guard, absl) come once,
-  from the main process: workers run with ``TF_CPP_MIN_LOG_LEVEL=1`` unless
-  the environment sets it (then the user's value wins).
+  from the main process: workers run with ``TF_CPP_MIN_LOG_LEVEL=1`` and
+  import TensorFlow first thing with the lines it prints before reading
+  that level left out, unless the environment sets it (then the user's
+  value wins).
 * Workers are pinned to CPUs by default (``default_worker_cpu_affinity``,
   ``simulation.workerCpuAffinity`` wins): worker k to its own share of the
   CPUs, the share its intra-op threads are sized to. A Keras call hops
@@ -220,8 +222,8 @@ class TensorFlowAgentParallelRunner(MultiProcessAgentParallelRunner):
     ``"fork"``; it then runs rounds while the workers start and rounds of a
     single call. Otherwise it is left as it is and every call waits for a
     worker. TensorFlow's start-up lines come once, from the main process:
-    workers run with ``TF_CPP_MIN_LOG_LEVEL=1`` unless the environment sets
-    it.
+    workers run with ``TF_CPP_MIN_LOG_LEVEL=1`` (and leave out the lines
+    TensorFlow prints before reading it) unless the environment sets it.
 
     Hooks a subclass may override are MultiProcessAgentParallelRunner's
     (``_get_worker_initializer``/``_get_worker_initargs`` to load a model
@@ -354,6 +356,9 @@ class TensorFlowAgentParallelRunner(MultiProcessAgentParallelRunner):
         environment = dict(super()._get_worker_environment())
         if "TF_CPP_MIN_LOG_LEVEL" not in os.environ:
             environment.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+            # Lines TensorFlow prints before reading that level: the
+            # worker imports it first thing with them left out (_worker).
+            environment.setdefault("PAMS_WORKER_QUIET_TENSORFLOW", "1")
         return environment
 
     def _main_process_can_run_tasks(self) -> bool:
