@@ -197,9 +197,8 @@ class SequentialRunner(Runner):
         them again until agents are added, and a step then makes a few
         identity checks)."""
         classes = set()
-        for engine_agent in self.simulator._core.agents:
-            obj = engine_agent.python_object
-            cls = type(obj) if obj is not None else _builtin_class(engine_agent.class_name)
+        for cls in self.simulator._core.agent_classes:
+            cls = _builtin_class(cls) if isinstance(cls, str) else cls
             if cls is not None:
                 classes.update(cls.__mro__)
         checks = [c for c, cls in zip(_CHECKS, _CHECKED_CLASSES) if cls in classes] \

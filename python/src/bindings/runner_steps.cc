@@ -19,12 +19,15 @@
 #include <nanobind/stl/vector.h>
 
 #include <array>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bindings/bindings.h"
 #include "interop/attr_names.h"
 #include "interop/hand_built.h"
+#include "interop/order_slots.h"
 #include "interop/python_agents.h"
 #include "interop/python_run.h"
 #include "interop/values.h"
@@ -109,6 +112,37 @@ bool AnyMethodReplaced(nb::handle checks) {
   return false;
 }
 
+// The version tags of the checks' classes (see PythonRun::ask_versions),
+// or nothing where a class has none: CPython gives one at a class's first
+// attribute lookup through it, which a lookup here makes.
+std::optional<std::vector<std::pair<PyTypeObject*, unsigned int>>> VersionsOf(
+    nb::handle checks) {
+  std::vector<std::pair<PyTypeObject*, unsigned int>> out;
+  for (nb::handle check : checks) {
+    auto* type = reinterpret_cast<PyTypeObject*>(PyTuple_GET_ITEM(check.ptr(), 0));
+    if (!PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)) {
+      PyObject* found = PyObject_GetAttr(reinterpret_cast<PyObject*>(type),
+                                         PyTuple_GET_ITEM(check.ptr(), 1));
+      if (found == nullptr) PyErr_Clear();
+      Py_XDECREF(found);
+    }
+    if (!PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG) || type->tp_version_tag == 0) {
+      return std::nullopt;
+    }
+    out.emplace_back(type, type->tp_version_tag);
+  }
+  return out;
+}
+
+bool VersionsUnchanged(const std::vector<std::pair<PyTypeObject*, unsigned int>>& versions) {
+  for (const auto& [type, tag] : versions) {
+    if (!PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG) || type->tp_version_tag != tag) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // What a step asks instead of a built-in agent's own code: `runner`'s
 // _ask() (sequential.py), whose usual answer, None, is found here without
 // a Python call (a hand-driven loop makes two steps a step). The method
@@ -122,8 +156,15 @@ nb::object AskOf(PythonRun& run, const Simulator& simulator, nb::handle runner) 
     run.ask_checks = runner.attr("_method_checks")(
         nb::make_tuple(counts[0], counts[1], counts[2], counts[3], counts[4]));
     run.ask_counts = counts;
+    run.ask_versions.reset();
+  } else if (run.ask_versions && VersionsUnchanged(*run.ask_versions)) {
+    return nb::none();
   }
-  if (!AnyMethodReplaced(run.ask_checks)) return nb::none();
+  if (!AnyMethodReplaced(run.ask_checks)) {
+    run.ask_versions = VersionsOf(run.ask_checks);
+    return nb::none();
+  }
+  run.ask_versions.reset();
   return runner.attr("_ask")();
 }
 
@@ -190,25 +231,38 @@ nb::list BatchObjects(std::span<const Runner::Batch> batches, PythonRun& run) {
   return out;
 }
 
-// Python's lists of orders and cancels as the runner's batches, each
-// object expected by the mirror (the market updates the very object).
-// Returns the lists, in local_orders' order.
-std::vector<nb::object> FillBatches(Runner& runner, PythonRun& run, nb::handle local_orders) {
-  std::vector<nb::object> lists;
-  for (nb::handle list : local_orders) lists.push_back(nb::borrow(list));
-  std::vector<std::vector<nb::handle>> all(lists.size());
-  for (size_t b = 0; b < lists.size(); ++b) {
-    for (nb::handle a : lists[b]) all[b].push_back(a);
+// A list or a tuple of iterable's items (iterable itself when it is one).
+nb::object Sequence(nb::handle iterable, const char* what) {
+  nb::object out = nb::steal(PySequence_Fast(iterable.ptr(), what));
+  if (!out.is_valid()) throw nb::python_error();
+  return out;
+}
+
+// Reads local_orders into h, then h's lists into the runner's batches,
+// each object expected by the mirror (the market updates the very object).
+void FillBatches(Runner& runner, PythonRun& run, nb::handle local_orders, HandedLists* h) {
+  nb::object outer = Sequence(local_orders, "local_orders must be a list of lists of orders");
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(outer.ptr()); ++i) {
+    nb::handle list = PySequence_Fast_GET_ITEM(outer.ptr(), i);
+    h->lists.push_back(nb::borrow(list));
+    h->sequences.push_back(Sequence(list, "each of local_orders must be a list of orders"));
+    h->starts.push_back(h->objects.size());
+    PyObject* seq = h->sequences.back().ptr();
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); ++k) {
+      h->objects.push_back(PySequence_Fast_GET_ITEM(seq, k));
+    }
   }
-  std::span<Runner::Batch> batches = runner.reset_batches(lists.size());
+  h->starts.push_back(h->objects.size());
+  std::span<Runner::Batch> batches = runner.reset_batches(h->size());
   run.mirror.ForgetAll();
   // A cancel of an order in another list (PAMS processes the lists in
   // shuffled order: the order must come first) names it by position.
   auto find_elsewhere = [&](nb::handle order, size_t own, Cancel* cancel) {
-    for (size_t b = 0; b < all.size(); ++b) {
+    for (size_t b = 0; b < h->size(); ++b) {
       if (b == own) continue;
-      for (size_t i = 0; i < all[b].size(); ++i) {
-        if (all[b][i].is(order)) {
+      std::span<const nb::handle> objects = h->objects_of(b);
+      for (size_t i = 0; i < objects.size(); ++i) {
+        if (objects[i].is(order)) {
           cancel->other_batch = static_cast<int32_t>(b);
           cancel->same_batch_order = static_cast<int32_t>(i);
           return true;
@@ -219,28 +273,28 @@ std::vector<nb::object> FillBatches(Runner& runner, PythonRun& run, nb::handle l
   };
   // What is neither an Order nor a Cancel first (PAMS raises
   // NotImplementedError for it, whichever list it is in).
-  for (const auto& objects : all) {
-    for (nb::handle a : objects) {
-      if (!nb::isinstance(a, run.classes.order) && !nb::isinstance(a, run.classes.cancel)) {
-        Raise(PyExc_NotImplementedError,
-              std::string("an order list holds something that is neither an Order nor a "
-                          "Cancel: ") +
-                  nb::str(nb::repr(a)).c_str());
-      }
+  for (nb::handle a : h->objects) {
+    if (!nb::isinstance(a, run.classes.order) && !nb::isinstance(a, run.classes.cancel)) {
+      Raise(PyExc_NotImplementedError,
+            std::string("an order list holds something that is neither an Order nor a "
+                        "Cancel: ") +
+                nb::str(nb::repr(a)).c_str());
     }
   }
-  for (size_t b = 0; b < lists.size(); ++b) {
-    const std::vector<nb::handle>& objects = all[b];
+  for (size_t b = 0; b < h->size(); ++b) {
+    std::span<const nb::handle> objects = h->objects_of(b);
     Runner::Batch& batch = batches[b];
     for (size_t i = 0; i < objects.size(); ++i) {
       nb::handle a = objects[i];
       if (nb::isinstance(a, run.classes.cancel)) {
-        nb::object order = a.attr(Attrs().order);
+        const OrderSlots& s = Slots();
+        nb::object order = GetField(a, s.cancel_order, s.IsPlainCancel(a));
         bool in_own = false;
         for (size_t k = 0; k < i; ++k) in_own = in_own || objects[k].is(order);
         Cancel cancel;
         if (!in_own && nb::isinstance(order, run.classes.order) &&
-            order.attr(Attrs().order_id).is_none() && find_elsewhere(order, b, &cancel)) {
+            GetField(order, s.order_id, s.IsPlainOrder(order)).is_none() &&
+            find_elsewhere(order, b, &cancel)) {
           cancel.order = std::get<Order>(ToAction(run.classes, order, {}));
           batch.actions.push_back(cancel);
           if (batch.agent == nullptr) batch.agent = runner.simulator().find_agent(cancel.agent_id());
@@ -248,8 +302,7 @@ std::vector<nb::object> FillBatches(Runner& runner, PythonRun& run, nb::handle l
         }
       }
       try {
-        batch.actions.push_back(
-            ToAction(run.classes, a, std::span<const nb::handle>(objects.data(), i)));
+        batch.actions.push_back(ToAction(run.classes, a, objects.first(i)));
       } catch (const SimulationError& e) {
         // An order submitted before, a cancel of an unknown order: PAMS's
         // market refuses them with a ValueError.
@@ -269,7 +322,6 @@ std::vector<nb::object> FillBatches(Runner& runner, PythonRun& run, nb::handle l
       run.mirror.Expect(ActionAgentId(batch.actions.front()), a);
     }
   }
-  return lists;
 }
 
 // Appends the high-frequency agents' lists of this step (copies of the
@@ -378,12 +430,17 @@ void BindRunnerSteps(nb::module_& m) {
           Runner& runner = EngineOfRunnerCore(core);
           PythonRun& run = PythonRunOf(core);
           return Step(core, [&] {
-            const std::vector<nb::object> lists = FillBatches(runner, run, local_orders);
+            HandedLists& h = run.handed;
+            struct Clear {
+              HandedLists& h;
+              ~Clear() { h.Clear(); }
+            } clear{h};
+            FillBatches(runner, run, local_orders, &h);
             InstallAsk(runner, run, python_runner, session, core);
             runner.set_keep_high_frequency_batches(true);
             runner.handle_orders(session);
             nb::list out;
-            for (uint32_t i : runner.handled_batch_order()) out.append(lists[i]);
+            for (uint32_t i : runner.handled_batch_order()) out.append(h.lists[i]);
             AppendHighFrequencyLists(runner, run, out);
             run.mirror.ForgetAll();
             return out;

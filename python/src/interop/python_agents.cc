@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "interop/attr_names.h"
+#include "interop/order_slots.h"
 #include "interop/python.h"
 #include "interop/python_agents.h"
 #include "interop/python_run.h"
@@ -73,33 +74,39 @@ T OrderField(nb::handle value, const char* name, const char* expected) {
 
 Order ToOrder(nb::handle o) {
   const AttrNames& n = Attrs();
+  const OrderSlots& s = Slots();
+  const bool plain = s.IsPlainOrder(o);
   Order order;
-  order.agent_id = OrderField<int>(o.attr(n.agent_id), "agent_id", "an int");
-  order.market_id = OrderField<int>(o.attr(n.market_id), "market_id", "an int");
-  order.is_buy = OrderField<bool>(o.attr(n.is_buy), "is_buy", "True or False");
-  nb::object kind = o.attr(n.kind);
-  if (!nb::hasattr(kind, n.kind_id)) {
+  order.agent_id = OrderField<int>(GetField(o, s.agent_id, plain), "agent_id", "an int");
+  order.market_id = OrderField<int>(GetField(o, s.market_id, plain), "market_id", "an int");
+  order.is_buy = OrderField<bool>(GetField(o, s.is_buy, plain), "is_buy", "True or False");
+  nb::object kind = GetField(o, s.kind, plain);
+  if (kind.is(s.limit_order) || kind.is(s.market_order)) {
+    order.kind = kind.is(s.limit_order) ? OrderKind::kLimit : OrderKind::kMarket;
+  } else if (!nb::hasattr(kind, n.kind_id)) {
     throw SimulationError("an order's kind must be LIMIT_ORDER or MARKET_ORDER, got " +
                           std::string(nb::repr(kind).c_str()));
+  } else {
+    order.kind =
+        OrderField<int>(kind.attr(n.kind_id), "kind", "LIMIT_ORDER or MARKET_ORDER") == 1
+            ? OrderKind::kLimit
+            : OrderKind::kMarket;
   }
-  order.kind = OrderField<int>(kind.attr(n.kind_id), "kind", "LIMIT_ORDER or MARKET_ORDER") == 1
-                   ? OrderKind::kLimit
-                   : OrderKind::kMarket;
-  nb::object volume = o.attr(n.volume);
+  nb::object volume = GetField(o, s.volume, plain);
   if (!PyLong_Check(volume.ptr()) || PyBool_Check(volume.ptr())) {
     throw SimulationError("an order's volume must be an int, got " +
                           std::string(nb::repr(volume).c_str()));
   }
   order.volume = OrderField<int64_t>(volume, "volume", "an int of 64 bits");
-  nb::object price = o.attr(n.price);
+  nb::object price = GetField(o, s.price, plain);
   if (!price.is_none()) order.price = OrderField<double>(price, "price", "a number or None");
-  nb::object ttl = o.attr(n.ttl);
+  nb::object ttl = GetField(o, s.ttl, plain);
   if (!ttl.is_none()) order.ttl = OrderField<int64_t>(ttl, "ttl", "an int or None");
-  nb::object order_id = o.attr(n.order_id);
+  nb::object order_id = GetField(o, s.order_id, plain);
   if (!order_id.is_none()) {
     order.order_id = OrderField<int64_t>(order_id, "order_id", "an int or None");
   }
-  nb::object placed_at = o.attr(n.placed_at);
+  nb::object placed_at = GetField(o, s.placed_at, plain);
   if (!placed_at.is_none()) {
     order.placed_at = OrderField<int64_t>(placed_at, "placed_at", "an int or None");
   }
@@ -125,13 +132,14 @@ void CheckNotSubmitted(nb::handle order, std::span<const nb::handle> earlier) {
           "Order object per order");
     }
   }
-  const AttrNames& n = Attrs();
-  nb::object placed_at = order.attr(n.placed_at);
-  nb::object order_id = order.attr(n.order_id);
+  const OrderSlots& s = Slots();
+  const bool plain = s.IsPlainOrder(order);
+  nb::object placed_at = GetField(order, s.placed_at, plain);
+  nb::object order_id = GetField(order, s.order_id, plain);
   if (placed_at.is_none() && order_id.is_none()) return;
   std::string detail = "order " + std::string(nb::repr(order_id).c_str()) + ", placed at step " +
                        std::string(nb::repr(placed_at).c_str());
-  nb::object volume = order.attr(n.volume);
+  nb::object volume = GetField(order, s.volume, plain);
   if (PyLong_Check(volume.ptr()) && nb::cast<int64_t>(volume) == 0) {
     detail += ", fully executed";
   }
@@ -142,18 +150,19 @@ void CheckNotSubmitted(nb::handle order, std::span<const nb::handle> earlier) {
 
 Action ToAction(const PythonClasses& classes, nb::handle action,
                 std::span<const nb::handle> earlier) {
-  const AttrNames& n = Attrs();
+  const OrderSlots& s = Slots();
   try {
     if (nb::isinstance(action, classes.order)) {
-      if (nb::cast<bool>(action.attr(n.is_canceled))) {
+      if (nb::cast<bool>(GetField(action, s.is_canceled, s.IsPlainOrder(action)))) {
         throw SimulationError("the order is already canceled");
       }
       CheckNotSubmitted(action, earlier);
       return ToOrder(action);
     }
     if (nb::isinstance(action, classes.cancel)) {
-      nb::object order = action.attr(n.order);
-      if (!action.attr(n.placed_at).is_none()) {
+      const bool plain = s.IsPlainCancel(action);
+      nb::object order = GetField(action, s.cancel_order, plain);
+      if (!GetField(action, s.cancel_placed_at, plain).is_none()) {
         throw SimulationError("the cancel was already submitted");
       }
       if (!nb::isinstance(order, classes.order)) {
@@ -170,7 +179,7 @@ Action ToAction(const PythonClasses& classes, nb::handle action,
           throw SimulationError("the order to cancel was not submitted before");
         }
       }
-      if (nb::cast<bool>(order.attr(n.is_canceled))) {
+      if (nb::cast<bool>(GetField(order, s.is_canceled, s.IsPlainOrder(order)))) {
         throw SimulationError("the order to cancel is already canceled");
       }
       return cancel;
@@ -185,29 +194,40 @@ Action ToAction(const PythonClasses& classes, nb::handle action,
 
 nb::object ToPythonAction(const PythonRun& run, const Action& action) {
   const PythonClasses& classes = run.classes;
-  const AttrNames& n = Attrs();
+  const OrderSlots& s = Slots();
   auto order_object = [&](const Order& o) {
     const Market* market = run.find_market(o.market_id);
-    // Order.__new__(Order) without the lookup of __new__: the class's own
-    // slot (object's, as Order defines no __new__).
+    // Order.__new__(Order) without the lookup of __new__ (Order defines
+    // none: object's, which only allocates) nor __init__'s checks (the
+    // engine's orders are valid).
     auto* type = reinterpret_cast<PyTypeObject*>(classes.order.ptr());
     nb::object empty = nb::steal(PyTuple_New(0));
     nb::object obj = nb::steal(type->tp_new(type, empty.ptr(), nullptr));
     if (!obj.is_valid()) throw nb::python_error();
-    obj.attr(n.agent_id) = o.agent_id;
-    obj.attr(n.market_id) = o.market_id;
-    obj.attr(n.is_buy) = o.is_buy;
-    obj.attr(n.kind) = classes.kind(o.kind);
-    obj.attr(n.volume) = o.volume;
-    obj.attr(n.placed_at) = o.placed_at >= 0 ? nb::object(nb::int_(o.placed_at)) : nb::none();
-    obj.attr(n.price) = o.price ? PriceObject(market, *o.price) : nb::none();
-    obj.attr(n.order_id) = o.order_id >= 0 ? nb::object(nb::int_(o.order_id)) : nb::none();
-    obj.attr(n.ttl) = o.ttl ? nb::object(nb::int_(*o.ttl)) : nb::none();
-    obj.attr(n.is_canceled) = false;
+    const bool plain = s.IsPlainOrder(obj);
+    SetField(obj, s.agent_id, plain, nb::int_(o.agent_id));
+    SetField(obj, s.market_id, plain, nb::int_(o.market_id));
+    SetField(obj, s.is_buy, plain, nb::bool_(o.is_buy));
+    SetField(obj, s.kind, plain, classes.kind(o.kind));
+    SetField(obj, s.volume, plain, nb::int_(o.volume));
+    SetField(obj, s.placed_at, plain,
+             o.placed_at >= 0 ? nb::object(nb::int_(o.placed_at)) : nb::none());
+    SetField(obj, s.price, plain, o.price ? PriceObject(market, *o.price) : nb::none());
+    SetField(obj, s.order_id, plain,
+             o.order_id >= 0 ? nb::object(nb::int_(o.order_id)) : nb::none());
+    SetField(obj, s.ttl, plain, o.ttl ? nb::object(nb::int_(*o.ttl)) : nb::none());
+    SetField(obj, s.is_canceled, plain, nb::bool_(false));
     return obj;
   };
   if (const auto* order = std::get_if<Order>(&action)) return order_object(*order);
-  return classes.cancel(order_object(std::get<Cancel>(action).order));
+  auto* type = reinterpret_cast<PyTypeObject*>(classes.cancel.ptr());
+  if (type != s.cancel_type) return classes.cancel(order_object(std::get<Cancel>(action).order));
+  nb::object empty = nb::steal(PyTuple_New(0));
+  nb::object cancel = nb::steal(type->tp_new(type, empty.ptr(), nullptr));
+  if (!cancel.is_valid()) throw nb::python_error();
+  SetField(cancel, s.cancel_order, true, order_object(std::get<Cancel>(action).order));
+  SetField(cancel, s.cancel_placed_at, true, nb::none());
+  return cancel;
 }
 
 // ------------------------------------------------------------------ PyAgent

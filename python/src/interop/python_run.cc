@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "interop/attr_names.h"
+#include "interop/order_slots.h"
 #include "interop/python.h"
 #include "interop/values.h"
 #include "pams/errors.h"
@@ -238,20 +239,23 @@ void OrderMirror::process_order_log(const OrderLog& log) {
   std::deque<nb::object>* queue = ExpectedOf(log.agent_id);
   if (queue == nullptr) return;
   nb::gil_scoped_acquire gil;
-  const AttrNames& n = Attrs();
+  const OrderSlots& s = Slots();
   nb::object order = PopExpected(queue);
+  const bool plain = s.IsPlainOrder(order);
   // What the market made of the order (events may have changed it, the
   // price is on the tick grid now), as PAMS's market leaves it.
   const Market* market = (*markets_)(log.market_id);
-  order.attr(n.order_id) = log.order_id;
-  order.attr(n.placed_at) = log.time;
-  order.attr(n.is_buy) = log.is_buy;
-  if (nb::cast<int>(order.attr(n.kind).attr(n.kind_id)) != static_cast<int>(log.kind)) {
-    order.attr(n.kind) = classes_->kind(log.kind);
+  SetField(order, s.order_id, plain, nb::int_(log.order_id));
+  SetField(order, s.placed_at, plain, nb::int_(log.time));
+  SetField(order, s.is_buy, plain, nb::bool_(log.is_buy));
+  nb::object kind = GetField(order, s.kind, plain);
+  if (!kind.is(classes_->kind(log.kind)) &&
+      nb::cast<int>(kind.attr(Attrs().kind_id)) != static_cast<int>(log.kind)) {
+    SetField(order, s.kind, plain, classes_->kind(log.kind));
   }
-  order.attr(n.volume) = log.volume;
-  order.attr(n.price) = log.price ? PriceObject(market, *log.price) : nb::none();
-  order.attr(n.ttl) = log.ttl ? nb::object(nb::int_(*log.ttl)) : nb::none();
+  SetField(order, s.volume, plain, nb::int_(log.volume));
+  SetField(order, s.price, plain, log.price ? PriceObject(market, *log.price) : nb::none());
+  SetField(order, s.ttl, plain, log.ttl ? nb::object(nb::int_(*log.ttl)) : nb::none());
   live_.emplace(std::make_pair(log.market_id, log.order_id), std::move(order));
 }
 
@@ -259,10 +263,11 @@ void OrderMirror::process_cancel_log(const CancelLog& log) {
   std::deque<nb::object>* queue = ExpectedOf(log.agent_id);
   if (queue == nullptr) return;
   nb::gil_scoped_acquire gil;
-  const AttrNames& n = Attrs();
+  const OrderSlots& s = Slots();
   nb::object cancel = PopExpected(queue);
-  cancel.attr(n.placed_at) = log.cancel_time;
-  cancel.attr(n.order).attr(n.is_canceled) = true;
+  SetField(cancel, s.cancel_placed_at, s.IsPlainCancel(cancel), nb::int_(log.cancel_time));
+  nb::object order = GetField(cancel, s.cancel_order, s.IsPlainCancel(cancel));
+  SetField(order, s.is_canceled, s.IsPlainOrder(order), nb::bool_(true));
   live_.erase({log.market_id, log.order_id});
 }
 
@@ -272,9 +277,10 @@ void OrderMirror::process_execution_log(const ExecutionLog& log) {
     auto it = live_.find({log.market_id, order_id});
     if (it == live_.end()) continue;
     nb::gil_scoped_acquire gil;
-    const AttrNames& n = Attrs();
-    const int64_t left = nb::cast<int64_t>(it->second.attr(n.volume)) - log.volume;
-    it->second.attr(n.volume) = left;
+    const OrderSlots& s = Slots();
+    const bool plain = s.IsPlainOrder(it->second);
+    const int64_t left = nb::cast<int64_t>(GetField(it->second, s.volume, plain)) - log.volume;
+    SetField(it->second, s.volume, plain, nb::int_(left));
     if (left <= 0) live_.erase(it);
   }
 }

@@ -19,6 +19,8 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
@@ -201,6 +203,28 @@ class OrderMirror final : public Logger {
   std::unordered_map<std::pair<int, int64_t>, nb::object, OrderKeyHash> live_;
 };
 
+// A hand-driven step's local_orders (lists of Order and Cancel objects) as
+// runner_steps.cc's _handle_orders reads them. The PythonRun keeps one
+// between steps for its vectors' capacity only (making them at each step
+// cost a hand-driven loop allocations): it is empty outside a call.
+struct HandedLists {
+  std::vector<nb::object> lists;      // as handed in
+  std::vector<nb::object> sequences;  // each as a list or a tuple, holding its items
+  std::vector<nb::handle> objects;    // the lists' items, one list after the other
+  std::vector<size_t> starts;         // where each list starts in objects, then the end
+
+  size_t size() const { return lists.size(); }
+  std::span<const nb::handle> objects_of(size_t b) const {
+    return {objects.data() + starts[b], starts[b + 1] - starts[b]};
+  }
+  void Clear() {
+    lists.clear();
+    sequences.clear();
+    objects.clear();
+    starts.clear();
+  }
+};
+
 struct PythonRun {
   // REQUIRES: the GIL is held.
   PythonRun();
@@ -240,6 +264,12 @@ struct PythonRun {
   // asks them at each step (see runner_steps.cc's AskOf).
   std::array<size_t, 5> ask_counts{};
   nb::object ask_checks;
+  // The version tags of the checked classes when the checks last found no
+  // method replaced (empty: unknown). CPython gives a class a new tag
+  // whenever it or a base is changed, so equal tags need no new check.
+  std::optional<std::vector<std::pair<PyTypeObject*, unsigned int>>> ask_versions;
+
+  HandedLists handed;
 
   // mirror.Find as a Python function, which classes.task_state_loads takes
   // (made once: making it at each task took microseconds).
@@ -273,6 +303,7 @@ struct PythonRun {
     markets = nb::object();
     simulator_object = nb::object();
     ask_checks = nb::object();
+    ask_versions.reset();
   }
 };
 

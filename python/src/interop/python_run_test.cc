@@ -71,6 +71,27 @@ TEST_F(OrderMirrorTest, ExecutionsLowerTheVolumeUntilTheOrderLeavesTheBook) {
   EXPECT_TRUE(mirror_.Find(1, 20).is_none());
 }
 
+// A subclass may make a field a property: the mirror writes through it
+// (Order's own objects it writes at their slots).
+TEST_F(OrderMirrorTest, ASubclassesFieldsAreSetThroughItsProperties) {
+  nb::dict ns = testing::Exec(
+      "class Logged(pams_cpp.Order):\n"
+      "    @property\n"
+      "    def volume(self):\n"
+      "        return self.volumes[-1]\n"
+      "    @volume.setter\n"
+      "    def volume(self, value):\n"
+      "        vars(self).setdefault('volumes', []).append(value)\n"
+      "order = Logged(agent_id=3, market_id=1, is_buy=False, kind=pams_cpp.LIMIT_ORDER,"
+      " volume=7, price=101.5, ttl=4)\n");
+  nb::object order = ns["order"];
+  mirror_.Expect(3, order);
+  mirror_.process_order_log(Accepted());
+  mirror_.process_execution_log(Executed(5));
+  EXPECT_EQ(Str(order.attr("volumes")), "[7, 7, 2]");
+  EXPECT_EQ(Str(order.attr("order_id")), "20");
+}
+
 TEST_F(OrderMirrorTest, ACancelMarksTheOrderAndAnExpirationForgetsIt) {
   nb::dict ns = testing::Exec(
       "order = pams_cpp.Order(agent_id=3, market_id=1, is_buy=False,"
