@@ -210,7 +210,7 @@ def call_costs(config: str) -> dict:
 
 def main() -> None:
     p = argparse.ArgumentParser()
-    p.add_argument("--repeats", type=int, default=7)
+    p.add_argument("--repeats", type=int, default=31)
     p.add_argument("--config", default=os.path.join(ROOT, "samples", "CI2002", "config.json"))
     args = p.parse_args()
     variants = [
@@ -222,6 +222,9 @@ def main() -> None:
           f"{args.repeats} paired runs (same results):")
     for label, with_logger, fused in variants:
         runner_times, hand_times = [], []
+        for i in range(3):  # warm-up: the first runs of a process pay for its caches
+            run_once(args.config, i + 1, False, with_logger)
+            run_once(args.config, i + 1, True, with_logger, fused)
         for i in range(args.repeats):
             t_runner, logs_runner = run_once(args.config, i + 1, False, with_logger)
             t_hand, logs_hand = run_once(args.config, i + 1, True, with_logger, fused)

@@ -87,9 +87,17 @@ class _Fields(dict):
         del self[key]
         return value
 
+    def popitem(self):
+        key = next(reversed(self))
+        return key, self.pop(key)
+
     def clear(self) -> None:
         for key in list(self):
             del self[key]
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
 
 
 def _fields_of(obj) -> dict:

@@ -779,6 +779,7 @@ void Runner::collect_orders(Session& session) {
   // draws what the rest of it would have drawn.
   agent_sample_.start(&prng_, simulator_->normal_frequency_agents());
   n_batches_ = 0;
+  ++batches_version_;
   if (collect_sequentially_) {
     Runner::collect_orders_from_normal_agents(session, &agent_sample_);
   } else {
@@ -794,6 +795,7 @@ std::span<Runner::Batch> Runner::reset_batches(size_t n) {
     batches_[i].actions.clear();
   }
   n_batches_ = n;
+  ++batches_version_;
   return {batches_.data(), n};
 }
 

@@ -573,6 +573,46 @@ def test_runner_steps_called_one_by_one_are_pams_steps():
     same_on_both(scenario)
 
 
+def test_orders_changed_or_replaced_between_collecting_and_handling_are_handled_so():
+    """_handle_orders handles what it is given: orders a program changed
+    after _collect_orders_from_normal_agents returned them, lists it
+    replaced, and lists of an earlier collection (pams_cpp handles the
+    runner's batches as collected only when given back the very lists,
+    unchanged)."""
+    def scenario(pkg):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            runner = pkg.runners.SequentialRunner(settings=copy.deepcopy(SETTING),
+                                                  prng=random.Random(11))
+            runner._setup()
+            sim = runner.simulator
+            sim._update_times_on_markets(sim.markets)
+            session = sim.sessions[1]
+            for m in sim.markets:
+                m._is_running = True
+            out = []
+            for step in range(12):
+                local = runner._collect_orders_from_normal_agents(session=session)
+                orders = [o for lst in local for o in lst if isinstance(o, pkg.Order)]
+                if step % 4 == 1 and orders:
+                    orders[0].volume = 99
+                elif step % 4 == 2:
+                    local = [list(lst) for lst in local]
+                elif step % 4 == 3:
+                    later = runner._collect_orders_from_normal_agents(session=session)
+                    runner._handle_orders(session=session, local_orders=local)
+                    out.append(order_lists(local))
+                    local = later
+                runner._handle_orders(session=session, local_orders=local)
+                out.append(order_lists(local))
+                sim._update_times_on_markets(sim.markets)
+            out += [typed(m.get_market_prices()) for m in sim.markets]
+            out.append(runner._prng.random())
+        return out
+
+    assert "('int', 99)" in str(same_on_both(scenario))  # a changed order was placed
+
+
 def test_a_method_replaced_after_earlier_steps_is_asked_and_one_put_back_is_not():
     # The steps keep the runner's checks for replaced methods between calls
     # (found in the engine): a replacement made later still counts.
@@ -735,9 +775,10 @@ class EveryLog(pams_cpp.logs.Logger):
             self.records.append(record)
 
 
-def drive_by_hand(runner, loggers) -> None:
+def drive_by_hand(runner, loggers, copies=False) -> None:
     """PAMS's SequentialRunner._setup and _run, written out with the calls
-    PAMS's runner and pamsenvs make."""
+    PAMS's runner and pamsenvs make (copies: _handle_orders gets new lists
+    of the orders collected, which pams_cpp reads again)."""
     runner._setup()
     sim = runner.simulator
 
@@ -766,6 +807,8 @@ def drive_by_hand(runner, loggers) -> None:
                       True)
             if session.with_order_placement:
                 local_orders = runner._collect_orders_from_normal_agents(session=session)
+                if copies:
+                    local_orders = [list(orders) for orders in local_orders]
                 runner._handle_orders(session=session, local_orders=local_orders)
             for market in markets:
                 write(logs.MarketStepEndLog(session=session, market=market, simulator=sim),
@@ -777,15 +820,15 @@ def drive_by_hand(runner, loggers) -> None:
     write(logs.SimulationEndLog(simulator=sim), False)
 
 
-def run(config, seed, logger, by_hand):
+def run(config, seed, logger, by_hand, copies=False):
     """The agents and the runner's generator at the end of a run, by the
-    runner's loop or by hand, with logger."""
+    runner's loop or by hand (see drive_by_hand), with logger."""
     runner = pams_cpp.runners.SequentialRunner(settings=config, prng=random.Random(seed),
                                                logger=logger)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if by_hand:
-            drive_by_hand(runner, [logger])
+            drive_by_hand(runner, [logger], copies)
         else:
             runner._setup()
             runner._run()
@@ -799,10 +842,11 @@ def test_a_loop_driven_by_hand_gives_the_runners_logs_bit_for_bit(sample, tmp_pa
     config = os.path.join(ROOT, "samples", sample, "config.json")
     for seed in (1, 7) if sample == "CI2002" else (3,):
         # Every log a Python logger gets, with every field.
-        every = [EveryLog(), EveryLog()]
+        every = [EveryLog(), EveryLog(), EveryLog()]
         ends = [run(config, seed, every[by_hand], by_hand) for by_hand in (False, True)]
-        assert every[1].records == every[0].records
-        assert ends[1] == ends[0]
+        ends.append(run(config, seed, every[2], True, copies=True))
+        assert every[2].records == every[1].records == every[0].records
+        assert ends[2] == ends[1] == ends[0]
         # The engine's loggers: MarketStepSaver's records and types, and the
         # steps CSV byte for byte.
         savers = [pams_cpp.logs.MarketStepSaver(), pams_cpp.logs.MarketStepSaver()]

@@ -49,6 +49,9 @@ def test_changes_through_vars_are_the_orders():
     del fields["extra"]
     assert not hasattr(order, "extra") and "extra" not in vars(order)
     assert fields.setdefault("volume", 9) == 5 and fields.pop("missing", None) is None
+    fields |= {"ttl": 8}
+    order.extra = 2
+    assert order.ttl == 8 and vars(order).popitem() == ("extra", 2) and not hasattr(order, "extra")
     assert order.__dict__ == vars(order)
 
 

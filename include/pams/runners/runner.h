@@ -189,6 +189,10 @@ class PAMS_EXPORT Runner {
   };
   // The batches collect_orders() made, in collection order.
   std::span<Batch> batches() { return {batches_.data(), n_batches_}; }
+  // Changes whenever the batches are replaced (collect_orders(),
+  // reset_batches(), a step of run()): a program keeping what it read of
+  // them knows whether that still holds.
+  uint64_t batches_version() const { return batches_version_; }
   // Replaces the batches by `n` empty ones to fill (a program handing
   // orders back). REQUIRES: each is given its agent (for the checks and
   // callbacks of its orders: the agent of its first action).
@@ -390,6 +394,7 @@ class PAMS_EXPORT Runner {
   LazySample<Agent*> hf_sample_;
   std::vector<Batch> batches_;
   size_t n_batches_ = 0;
+  uint64_t batches_version_ = 0;
   std::vector<uint32_t> batch_order_;
   std::vector<uint32_t> shuffled_batch_order_;
   Batch hf_batch_;

@@ -47,6 +47,9 @@ template <typename F>
 auto Step(nb::handle core, F&& f) -> decltype(f()) {
   PythonRun& run = PythonRunOf(core);
   if (!run.owner.is_valid()) run.owner = core;
+  // What a collection returned (run.collected) serves the step right
+  // after it only: _handle_orders checks it before calling this.
+  run.collected.valid = false;
   Runner& runner = EngineOfRunnerCore(core);
   runner.set_collect_sequentially(true);
   struct Restore {
@@ -213,20 +216,50 @@ void InstallAsk(Runner& runner, PythonRun& run, nb::handle python_runner, Sessio
       });
 }
 
-// The Python objects of the batches the engine holds: those the agents
-// returned (the mirror expects them), else new ones for the engine's
-// agents' actions.
-nb::list BatchObjects(std::span<const Runner::Batch> batches, PythonRun& run) {
-  nb::list out;
-  for (const Runner::Batch& batch : batches) {
+// A list of n items to set (PyList_SET_ITEM).
+nb::list NewList(size_t n) {
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(n));
+  if (list == nullptr) throw nb::python_error();
+  return nb::steal<nb::list>(list);
+}
+
+// The Python objects of the runner's batches (a list of each batch's):
+// those the agents returned (the mirror expects them), else new ones for
+// the engine's agents' actions. Kept in run.collected, unless an object's
+// fields cannot be kept (an object of a subclass) or a cancel names an
+// order of the same step by position (whose Python order is another
+// object than the one in the lists).
+nb::list BatchObjects(Runner& runner, PythonRun& run) {
+  CollectedOrders& c = run.collected;
+  c.Clear();
+  bool keep = true;
+  std::span<const Runner::Batch> batches = runner.batches();
+  nb::list out = NewList(batches.size());
+  for (size_t b = 0; b < batches.size(); ++b) {
+    const Runner::Batch& batch = batches[b];
     std::vector<nb::object> objects =
         batch.agent != nullptr ? run.mirror.Take(batch.agent->agent_id(), batch.actions.size())
                                : std::vector<nb::object>{};
-    nb::list list;
+    nb::list list = NewList(batch.actions.size());
+    c.lists.push_back(list);
+    c.starts.push_back(c.objects.size());
     for (size_t i = 0; i < batch.actions.size(); ++i) {
-      list.append(i < objects.size() ? objects[i] : ToPythonAction(run, batch.actions[i]));
+      nb::object a = i < objects.size() ? objects[i] : ToPythonAction(run, batch.actions[i]);
+      const Cancel* cancel = std::get_if<Cancel>(&batch.actions[i]);
+      keep = keep && AppendFields(a, &c.fields) &&
+             (cancel == nullptr || (cancel->same_batch_order < 0 && cancel->other_batch < 0));
+      c.objects.push_back(a);
+      PyList_SET_ITEM(list.ptr(), static_cast<Py_ssize_t>(i), a.release().ptr());
     }
-    out.append(list);
+    PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(b), list.release().ptr());
+  }
+  c.starts.push_back(c.objects.size());
+  if (keep) {
+    c.outer = out;
+    c.batches_version = runner.batches_version();
+    c.valid = true;
+  } else {
+    c.Clear();
   }
   return out;
 }
@@ -324,6 +357,45 @@ void FillBatches(Runner& runner, PythonRun& run, nb::handle local_orders, Handed
   }
 }
 
+// Whether local_orders is what the last collection returned (the same
+// lists of the same objects, each with the same fields), and the runner
+// still holds its batches: then they are the lists' actions.
+bool SameAsCollected(const PythonRun& run, const Runner& runner, nb::handle local_orders) {
+  const CollectedOrders& c = run.collected;
+  PyObject* outer = local_orders.ptr();
+  if (!c.valid || outer != c.outer.ptr() || c.batches_version != runner.batches_version() ||
+      !PyList_CheckExact(outer) || static_cast<size_t>(PyList_GET_SIZE(outer)) != c.lists.size()) {
+    return false;
+  }
+  size_t at = 0;
+  for (size_t b = 0; b < c.lists.size(); ++b) {
+    PyObject* list = PyList_GET_ITEM(outer, static_cast<Py_ssize_t>(b));
+    const size_t n = c.starts[b + 1] - c.starts[b];
+    if (list != c.lists[b].ptr() || !PyList_CheckExact(list) ||
+        static_cast<size_t>(PyList_GET_SIZE(list)) != n) {
+      return false;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      PyObject* a = PyList_GET_ITEM(list, static_cast<Py_ssize_t>(i));
+      if (a != c.objects[c.starts[b] + i].ptr() || !SameFields(a, c.fields, &at)) return false;
+    }
+  }
+  return true;
+}
+
+// The lists the last collection returned, their batches kept as collected
+// (see SameAsCollected), into h, each object expected by the mirror.
+void ExpectCollected(Runner& runner, PythonRun& run, HandedLists* h) {
+  const CollectedOrders& c = run.collected;
+  std::span<Runner::Batch> batches = runner.batches();
+  run.mirror.ForgetAll();
+  for (size_t b = 0; b < c.lists.size(); ++b) {
+    h->lists.push_back(c.lists[b]);
+    const int agent_id = ActionAgentId(batches[b].actions.front());
+    for (size_t i = c.starts[b]; i < c.starts[b + 1]; ++i) run.mirror.Expect(agent_id, c.objects[i]);
+  }
+}
+
 // Appends the high-frequency agents' lists of this step (copies of the
 // engine's actions) to out.
 void AppendHighFrequencyLists(const Runner& runner, const PythonRun& run, nb::list& out) {
@@ -417,7 +489,7 @@ void BindRunnerSteps(nb::module_& m) {
     return Step(core, [&] {
       InstallAsk(runner, run, python_runner, session, core);
       runner.collect_orders(session);
-      nb::list out = BatchObjects(runner.batches(), run);
+      nb::list out = BatchObjects(runner, run);
       run.mirror.ForgetAll();
       return out;
     });
@@ -429,13 +501,21 @@ void BindRunnerSteps(nb::module_& m) {
         [](nb::handle core, Session& session, nb::handle local_orders, nb::handle python_runner) {
           Runner& runner = EngineOfRunnerCore(core);
           PythonRun& run = PythonRunOf(core);
+          const bool as_collected = SameAsCollected(run, runner, local_orders);
           return Step(core, [&] {
             HandedLists& h = run.handed;
             struct Clear {
-              HandedLists& h;
-              ~Clear() { h.Clear(); }
-            } clear{h};
-            FillBatches(runner, run, local_orders, &h);
+              PythonRun& run;
+              ~Clear() {
+                run.handed.Clear();
+                run.collected.Clear();
+              }
+            } clear{run};
+            if (as_collected) {
+              ExpectCollected(runner, run, &h);
+            } else {
+              FillBatches(runner, run, local_orders, &h);
+            }
             InstallAsk(runner, run, python_runner, session, core);
             runner.set_keep_high_frequency_batches(true);
             runner.handle_orders(session);

@@ -5,6 +5,7 @@
 #include <nanobind/nanobind.h>
 #include <structmember.h>
 
+#include <array>
 #include <initializer_list>
 #include <utility>
 
@@ -86,6 +87,58 @@ void SetField(nb::handle o, const SlotField& f, bool plain, nb::handle value) {
   PyObject* old = *slot;
   *slot = nb::handle(value).inc_ref().ptr();
   Py_XDECREF(old);
+}
+
+namespace {
+
+std::array<const SlotField*, 10> OrderFields(const OrderSlots& s) {
+  return {&s.agent_id, &s.market_id, &s.is_buy,   &s.kind, &s.volume,
+          &s.placed_at, &s.price,    &s.order_id, &s.ttl,  &s.is_canceled};
+}
+
+}  // namespace
+
+bool AppendFields(nb::handle o, FieldValues* out) {
+  const OrderSlots& s = Slots();
+  const size_t size = out->size();
+  nb::handle order = o;
+  if (s.IsPlainCancel(o)) {
+    for (const SlotField* f : {&s.cancel_order, &s.cancel_placed_at}) {
+      out->push_back(nb::borrow(*Slot(o, *f)));
+    }
+    order = *Slot(o, s.cancel_order);
+  }
+  if (!order.is_valid() || !s.IsPlainOrder(order)) {
+    out->resize(size);
+    return false;
+  }
+  for (const SlotField* f : OrderFields(s)) out->push_back(nb::borrow(*Slot(order, *f)));
+  for (size_t i = size; i < out->size(); ++i) {
+    if (!(*out)[i].is_valid()) {
+      out->resize(size);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SameFields(nb::handle o, const FieldValues& fields, size_t* at) {
+  const OrderSlots& s = Slots();
+  size_t i = *at;
+  auto same = [&](nb::handle object, const SlotField& f) {
+    return i < fields.size() && fields[i++].ptr() == *Slot(object, f);
+  };
+  nb::handle order = o;
+  if (s.IsPlainCancel(o)) {
+    if (!same(o, s.cancel_order) || !same(o, s.cancel_placed_at)) return false;
+    order = *Slot(o, s.cancel_order);
+  }
+  if (!s.IsPlainOrder(order)) return false;
+  for (const SlotField* f : OrderFields(s)) {
+    if (!same(order, *f)) return false;
+  }
+  *at = i;
+  return true;
 }
 
 }  // namespace pams::python

@@ -17,6 +17,8 @@
 
 #include <nanobind/nanobind.h>
 
+#include <vector>
+
 namespace pams::python {
 
 // A field: its slot's offset in the object, and its name (interned).
@@ -52,6 +54,19 @@ nanobind::object GetField(nanobind::handle o, const SlotField& f, bool plain);
 
 // Sets field f of o to value: at its slot where `plain`, else by setattr.
 void SetField(nanobind::handle o, const SlotField& f, bool plain, nanobind::handle value);
+
+// A snapshot of objects' fields, to tell later whether they changed: each
+// field's value, held (so that no other value can take its address).
+using FieldValues = std::vector<nanobind::object>;
+
+// Appends the fields of o (an Order; a Cancel, then its order's) to out.
+// False, with nothing appended, where o (or its order) is not exactly an
+// Order (a Cancel) or a field is not set.
+bool AppendFields(nanobind::handle o, FieldValues* out);
+
+// Whether o's fields are those AppendFields appended at fields[*at]
+// (the same objects), moving *at past them.
+bool SameFields(nanobind::handle o, const FieldValues& fields, size_t* at);
 
 }  // namespace pams::python
 

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "interop/order_slots.h"
 #include "interop/python.h"
 #include "pams/config/json.h"
 #include "pams/config/settings.h"
@@ -225,6 +226,31 @@ struct HandedLists {
   }
 };
 
+// What a hand-driven step's _collect_orders_from_normal_agents returned
+// (runner_steps.cc): the lists, their objects, and each object's fields
+// as returned (order_slots.h's FieldValues). _handle_orders, handed back
+// exactly these lists with every object unchanged, handles the runner's
+// batches as collected instead of reading every object again.
+struct CollectedOrders {
+  bool valid = false;
+  uint64_t batches_version = 0;  // Runner::batches_version() of the batches
+  nb::object outer;
+  std::vector<nb::object> lists;
+  std::vector<nb::object> objects;  // the lists' objects, one list after the other
+  std::vector<size_t> starts;       // where each list starts in objects, then the end
+  FieldValues fields;
+
+  // Forgets them, keeping the vectors' capacity. REQUIRES: the GIL is held.
+  void Clear() {
+    valid = false;
+    outer = nb::object();
+    lists.clear();
+    objects.clear();
+    starts.clear();
+    fields.clear();
+  }
+};
+
 struct PythonRun {
   // REQUIRES: the GIL is held.
   PythonRun();
@@ -270,6 +296,7 @@ struct PythonRun {
   std::optional<std::vector<std::pair<PyTypeObject*, unsigned int>>> ask_versions;
 
   HandedLists handed;
+  CollectedOrders collected;
 
   // mirror.Find as a Python function, which classes.task_state_loads takes
   // (made once: making it at each task took microseconds).
@@ -295,11 +322,16 @@ struct PythonRun {
     visit(find_order.ptr());
     visit(ask_checks.ptr());
     for (const auto& [session, object] : session_objects) visit(object.ptr());
+    visit(collected.outer.ptr());
+    for (const auto* held : {&collected.lists, &collected.objects, &collected.fields}) {
+      for (const nb::object& o : *held) visit(o.ptr());
+    }
   }
   // REQUIRES: the GIL is held.
   void Clear() {
     mirror.Clear();
     session_objects.clear();
+    collected.Clear();
     markets = nb::object();
     simulator_object = nb::object();
     ask_checks = nb::object();
