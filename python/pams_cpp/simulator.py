@@ -445,10 +445,13 @@ class Simulator:
         step; an index market's: its components' fundamental index)."""
         self._context.update_time_on_market(market)
 
-    def _update_times_on_markets(self, markets: List) -> None:
-        """Moves markets to their next step: the markets that are not index
-        markets first, then the index markets."""
-        self._context.update_times_on_markets(markets)
+    # Moves markets to their next step (the markets that are not index
+    # markets first, then the index markets), and calls the hooks before and
+    # after a market's step: C++ methods (hand_built_simulation.cc), as a
+    # hand-driven loop calls them at every step.
+    _update_times_on_markets = _core._update_times_on_markets
+    _trigger_event_before_step_for_market = _core._trigger_event_before_step_for_market
+    _trigger_event_after_step_for_market = _core._trigger_event_after_step_for_market
 
     def _update_agents_for_execution(self, execution_logs: List) -> None:
         """Moves cash and assets between the agents of each execution."""
@@ -495,14 +498,6 @@ class Simulator:
     def _trigger_event_after_session(self, session) -> None:
         """Calls the hooks after a session."""
         self._context.trigger_session(session, False)
-
-    def _trigger_event_before_step_for_market(self, market) -> None:
-        """Calls the hooks before a market's step."""
-        self._context.trigger_step_for_market(market, True)
-
-    def _trigger_event_after_step_for_market(self, market) -> None:
-        """Calls the hooks after a market's step."""
-        self._context.trigger_step_for_market(market, False)
 
     def __repr__(self) -> str:
         return (

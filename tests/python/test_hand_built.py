@@ -573,7 +573,13 @@ def test_runner_steps_called_one_by_one_are_pams_steps():
     same_on_both(scenario)
 
 
-def test_orders_changed_or_replaced_between_collecting_and_handling_are_handled_so():
+class OwnRandom(random.Random):
+    """A generator of the program's own class (pams_cpp copies its state to
+    and from the engine around each step instead of drawing from it)."""
+
+
+@pytest.mark.parametrize("prng_class", [random.Random, OwnRandom])
+def test_orders_changed_or_replaced_between_collecting_and_handling_are_handled_so(prng_class):
     """_handle_orders handles what it is given: orders a program changed
     after _collect_orders_from_normal_agents returned them, lists it
     replaced, and lists of an earlier collection (pams_cpp handles the
@@ -583,7 +589,7 @@ def test_orders_changed_or_replaced_between_collecting_and_handling_are_handled_
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             runner = pkg.runners.SequentialRunner(settings=copy.deepcopy(SETTING),
-                                                  prng=random.Random(11))
+                                                  prng=prng_class(11))
             runner._setup()
             sim = runner.simulator
             sim._update_times_on_markets(sim.markets)

@@ -10,7 +10,6 @@ from typing import Optional
 from .. import _core
 from ..order import OrderKind  # noqa: F401  (PAMS's logs.base has it too)
 
-_feed_logger = _core._feed_logger
 
 
 class Log:
@@ -26,23 +25,13 @@ class Log:
         """
         logger.write(log=self)
 
-    def read_and_write_with_direct_process(self, logger: "Logger") -> None:
-        """Hands the log to logger to be processed at once
-        (``logger.write_and_direct_process``).
-
-        Args:
-            logger (Logger): the logger.
-        """
-        cls = type(logger)
-        direct = _FEEDS_DIRECTLY.get(cls)
-        if direct is None:
-            direct = _FEEDS_DIRECTLY[cls] = _feeds_directly(cls)
-        if direct:
-            # What write_and_direct_process and process would do, without
-            # their two calls (a hand-driven loop writes two logs a step).
-            _feed_logger(logger._engine, self)
-        else:
-            logger.write_and_direct_process(log=self)
+    # Hands the log to logger to be processed at once
+    # (logger.write_and_direct_process): a C++ method (hand_built_simulation.cc),
+    # as a hand-driven loop writes two market step logs a step. A logger
+    # that runs in the engine and overrides neither write_and_direct_process
+    # nor process gets the log straight into its engine logger, as those
+    # two would do, without their two calls.
+    read_and_write_with_direct_process = _core._read_and_write_with_direct_process
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
@@ -347,7 +336,7 @@ class Logger:
         if self._feeds_engine:
             engine = self._engine
             for log in logs:
-                _feed_logger(engine, log)
+                _core._feed_logger(engine, log)
             return
         for log in logs:
             method = _PROCESS.get(type(log))

@@ -136,6 +136,7 @@ class Runner:
         # one copy no state.
         self._generator = _core._runner_generator(self._core)
         self._prng_is_engine = bind_to_engine(self._prng, self._generator)
+        self._core.prng_is_engine = self._prng_is_engine
         self.simulator = simulator_class._for_runner(self._core)
         if logger is not None:
             self.simulator.logger = logger

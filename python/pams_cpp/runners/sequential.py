@@ -124,38 +124,35 @@ class SequentialRunner(Runner):
 
     # --- PAMS's run steps
 
-    def _collect_orders_from_normal_agents(
-        self, session: "Session"  # noqa: F821
-    ) -> List[List[Union[Order, Cancel]]]:
-        """Asks the normal agents, in shuffled order, for orders until
-        session.max_normal_orders of them returned some; returns their lists.
+    # PAMS's two order steps, which a hand-driven loop calls at every step:
+    # C++ methods (runner_steps.cc) that call the engine's step directly, or
+    # the Python methods below where _step has work to do.
+    _collect_orders_from_normal_agents = _core._collect_orders_from_normal_agents
+    _handle_orders = _core._handle_orders
+
+    def _collect_orders_by_step(self, session: "Session"  # noqa: F821
+                                ) -> List[List[Union[Order, Cancel]]]:
+        """_collect_orders_from_normal_agents through _step.
 
         Raises:
             AssertionError: orders while the session accepts none.
             ValueError: an order of another agent.
         """
         # The engine asks self._ask() (its usual answer, None, found there).
-        if self._prng_is_engine and self.simulator._markets_handed:
-            # What _step would do, without its frame (PAMS's loop, as
-            # pamsenvs writes it, calls this at every step).
-            return _core._runner_collect_orders(self._core, session, self)
+        self.simulator.markets  # noqa: B018  (hands the engine the list, if new)
         return self._step(_core._runner_collect_orders, session, self)
 
-    def _handle_orders(
+    def _handle_orders_by_step(
         self, session: "Session", local_orders: List[List[Union[Order, Cancel]]]  # noqa: F821
     ) -> List[List[Union[Order, Cancel]]]:
-        """Processes the lists in shuffled order, each followed by the
-        high-frequency agents' turn when the session's rate draws it;
-        returns the lists processed (high-frequency agents' last).
+        """_handle_orders through _step.
 
         Raises:
             AssertionError: orders while the session accepts none.
             ValueError: an order of another agent.
             NotImplementedError: something that is neither an Order nor a Cancel.
         """
-        if self._prng_is_engine and self.simulator._markets_handed:
-            # As in _collect_orders_from_normal_agents.
-            return _core._runner_handle_orders(self._core, session, local_orders, self)
+        self.simulator.markets  # noqa: B018  (hands the engine the list, if new)
         return self._step(_core._runner_handle_orders, session, local_orders, self)
 
     def _handle_high_frequency_orders(

@@ -19,6 +19,7 @@
 
 #include "bindings/binding_helpers.h"
 #include "bindings/bindings.h"
+#include "interop/attr_names.h"
 #include "interop/hand_built.h"
 #include "interop/python_agents.h"
 #include "interop/python_events.h"
@@ -60,6 +61,43 @@ PyType_Slot context_slots[] = {{Py_tp_traverse, reinterpret_cast<void*>(&Context
                                {Py_tp_clear, reinterpret_cast<void*>(&ContextClear)},
                                {0, nullptr}};
 
+// PAMS's Simulator._update_times_on_markets(markets).
+void UpdateTimesOnMarkets(SimulationContext& c, nb::handle markets) {
+  Simulator& sim = c.simulator();
+  bool all_in_step =
+      markets.is(c.run().markets) && nb::len(markets) == sim.market_objects().size();
+  for (const auto& m : sim.market_objects()) {
+    all_in_step = all_in_step && m->get_time() == sim.time();
+  }
+  if (all_in_step) {
+    // The simulator's own list (what a loop driven by hand passes every
+    // step): every market, as the runner moves them.
+    c.Engine([&] { c.simulator().update_times_on_markets(); });
+    return;
+  }
+  std::vector<Market*> list;
+  for (nb::handle market : markets) list.push_back(&MarketArg(market));
+  c.Engine([&] { c.simulator().update_times_on_markets(list); });
+}
+
+// PAMS's Simulator._trigger_event_before_step_for_market(market) (before)
+// and _trigger_event_after_step_for_market(market).
+void TriggerStepForMarket(SimulationContext& c, nb::handle market, bool before) {
+  Market& m = MarketArg(market);
+  c.Engine([&] {
+    if (before) {
+      c.simulator().trigger_before_step_for_market(m);
+    } else {
+      c.simulator().trigger_after_step_for_market(m);
+    }
+  });
+}
+
+// The context of a pams_cpp.simulator.Simulator (its _context).
+SimulationContext& ContextOfSimulator(nb::handle simulator) {
+  return nb::cast<SimulationContext&>(simulator.attr(Attrs().context));
+}
+
 void BindContext(nb::module_& m) {
   nb::class_<SimulationContext>(m, "SimulationContext", nb::dynamic_attr(),
                                 nb::type_slots(context_slots))
@@ -89,6 +127,7 @@ void BindContext(nb::module_& m) {
       .def("set_python_objects",
            [](SimulationContext& c, nb::object markets, nb::object simulator) {
              c.run().markets = std::move(markets);
+             c.run().markets_counts = ObjectCounts(c.simulator());
              c.run().simulator_object = std::move(simulator);
            },
            nb::arg("markets"), nb::arg("simulator"))
@@ -260,26 +299,7 @@ void BindContext(nb::module_& m) {
           },
           nb::arg("session").none())
       // --- PAMS's Simulator._update_times_on_markets & co.
-      .def(
-          "update_times_on_markets",
-          [](SimulationContext& c, nb::handle markets) {
-            Simulator& sim = c.simulator();
-            bool all_in_step = markets.is(c.run().markets) &&
-                               nb::len(markets) == sim.market_objects().size();
-            for (const auto& m : sim.market_objects()) {
-              all_in_step = all_in_step && m->get_time() == sim.time();
-            }
-            if (all_in_step) {
-              // The simulator's own list (what a loop driven by hand
-              // passes every step): every market, as the runner moves them.
-              c.Engine([&] { c.simulator().update_times_on_markets(); });
-              return;
-            }
-            std::vector<Market*> list;
-            for (nb::handle market : markets) list.push_back(&MarketArg(market));
-            c.Engine([&] { c.simulator().update_times_on_markets(list); });
-          },
-          nb::arg("markets"))
+      .def("update_times_on_markets", &UpdateTimesOnMarkets, nb::arg("markets"))
       .def(
           "update_time_on_market",
           [](SimulationContext& c, nb::handle market) {
@@ -361,26 +381,76 @@ void BindContext(nb::module_& m) {
             });
           },
           nb::arg("session"), nb::arg("before"))
-      .def(
-          "trigger_step_for_market",
-          [](SimulationContext& c, nb::handle market, bool before) {
-            Market& m = MarketArg(market);
-            c.Engine([&] {
-              if (before) {
-                c.simulator().trigger_before_step_for_market(m);
-              } else {
-                c.simulator().trigger_after_step_for_market(m);
-              }
-            });
-          },
-          nb::arg("market"), nb::arg("before"));
+      .def("trigger_step_for_market", &TriggerStepForMarket, nb::arg("market"),
+           nb::arg("before"));
 }
 
 }  // namespace
 
 void BindHandBuiltSimulation(nb::module_& m) {
   BindContext(m);
+  // Simulator's methods that a hand-driven loop calls at every step, made
+  // methods of pams_cpp.simulator.Simulator (simulator.py puts them in its
+  // class): the Python method around each context call cost that loop
+  // about a tenth of its time.
+  m.def(
+      "_update_times_on_markets",
+      [](nb::handle self, nb::handle markets) {
+        UpdateTimesOnMarkets(ContextOfSimulator(self), markets);
+      },
+      nb::is_method(), nb::arg("markets"),
+      nb::sig("def _update_times_on_markets(self, markets) -> None"),
+      "Moves markets to their next step: the markets that are not index markets first, then "
+      "the index markets.");
+  m.def(
+      "_trigger_event_before_step_for_market",
+      [](nb::handle self, nb::handle market) {
+        TriggerStepForMarket(ContextOfSimulator(self), market, true);
+      },
+      nb::is_method(), nb::arg("market"),
+      nb::sig("def _trigger_event_before_step_for_market(self, market) -> None"),
+      "Calls the hooks before a market's step.");
+  m.def(
+      "_trigger_event_after_step_for_market",
+      [](nb::handle self, nb::handle market) {
+        TriggerStepForMarket(ContextOfSimulator(self), market, false);
+      },
+      nb::is_method(), nb::arg("market"),
+      nb::sig("def _trigger_event_after_step_for_market(self, market) -> None"),
+      "Calls the hooks after a market's step.");
   m.def("_feed_logger", &FeedLogger, nb::arg("logger"), nb::arg("log"));
+  // Log.read_and_write_with_direct_process as a C++ method of
+  // pams_cpp.logs.base.Log (base.py puts it in the class): a hand-driven
+  // loop writes two market step logs a step, and the Python method around
+  // the feed cost it a tenth of its time. A logger whose class runs in the
+  // engine and overrides neither write_and_direct_process nor process
+  // (base.py's _feeds_directly, kept per class in _FEEDS_DIRECTLY) gets
+  // the log fed to its engine logger, as those two would; any other gets
+  // write_and_direct_process(log=...).
+  m.def(
+      "_read_and_write_with_direct_process",
+      [](nb::handle self, nb::handle logger) {
+        // base.py's objects, found once (it imports this module first).
+        static const nb::handle base = nb::module_::import_("pams_cpp.logs.base").release();
+        static const nb::handle known = nb::object(base.attr("_FEEDS_DIRECTLY")).release();
+        nb::handle cls = reinterpret_cast<PyObject*>(Py_TYPE(logger.ptr()));
+        PyObject* feeds = PyDict_GetItemWithError(known.ptr(), cls.ptr());
+        if (feeds == nullptr) {
+          if (PyErr_Occurred()) throw nb::python_error();
+          nb::object decided = base.attr("_feeds_directly")(cls);
+          if (PyDict_SetItem(known.ptr(), cls.ptr(), decided.ptr()) != 0) throw nb::python_error();
+          feeds = decided.ptr();  // the dict holds it
+        }
+        if (PyObject_IsTrue(feeds) == 1) {
+          FeedLogger(nb::cast<Logger&>(logger.attr("_engine")), self);
+        } else {
+          logger.attr(Attrs().write_and_direct_process)(nb::arg("log") = self);
+        }
+      },
+      nb::is_method(), nb::arg("logger"),
+      nb::sig("def _read_and_write_with_direct_process(self, logger) -> None"),
+      "Hands the log to logger to be processed at once (``logger.write_and_direct_process``)."
+      "\n\nArgs:\n    logger (Logger): the logger.");
   m.def("_flush_logger", [](Logger& logger) { logger.flush(); }, nb::arg("logger"));
   nb::handle sim = nb::type<Simulator>();
   // PAMS's markets_group_name2market and agents_group_name2agent: the

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "bindings/bindings.h"
+#include "interop/hand_built.h"
 #include "interop/python_agents.h"
 #include "interop/python_events.h"
 #include "interop/python_logger.h"
@@ -181,6 +182,7 @@ class PyRunner {
   // and the Python Simulator. REQUIRES: before Run().
   void SetPythonObjects(nb::object markets, nb::object simulator) {
     run_->markets = std::move(markets);
+    run_->markets_counts = ObjectCounts(runner_->simulator());
     run_->simulator_object = std::move(simulator);
   }
 
@@ -591,6 +593,11 @@ void BindRunner(nb::module_& m) {
            nb::arg("direct") = false)
       .def("set_python_objects", &PyRunner::SetPythonObjects, nb::arg("markets"),
            nb::arg("simulator"))
+      // Whether the runner's random.Random draws from the engine runner's
+      // generator (base.py binds it), so that steps need not copy its state.
+      .def_prop_rw(
+          "prng_is_engine", [](PyRunner& r) { return r.python_run().prng_is_engine; },
+          [](PyRunner& r, bool on) { r.python_run().prng_is_engine = on; })
       .def("set_progress", &PyRunner::SetProgress, nb::arg("progress").none())
       .def("setup", &PyRunner::Setup)
       .def("run", &PyRunner::Run)

@@ -420,6 +420,70 @@ const char* PendingSetupKind(Runner::PendingSetupView::Kind kind) {
   return "";
 }
 
+// _runner_collect_orders: the normal agents' lists of this step.
+nb::list CollectOrders(nb::handle core, Session& session, nb::handle python_runner) {
+  Runner& runner = EngineOfRunnerCore(core);
+  PythonRun& run = PythonRunOf(core);
+  return Step(core, [&] {
+    InstallAsk(runner, run, python_runner, session, core);
+    runner.collect_orders(session);
+    nb::list out = BatchObjects(runner, run);
+    run.mirror.ForgetAll();
+    return out;
+  });
+}
+
+// _runner_handle_orders: processes local_orders, returns PAMS's all_orders.
+nb::list HandleOrders(nb::handle core, Session& session, nb::handle local_orders,
+                      nb::handle python_runner) {
+  Runner& runner = EngineOfRunnerCore(core);
+  PythonRun& run = PythonRunOf(core);
+  const bool as_collected = SameAsCollected(run, runner, local_orders);
+  return Step(core, [&] {
+    HandedLists& h = run.handed;
+    struct Clear {
+      PythonRun& run;
+      ~Clear() {
+        run.handed.Clear();
+        run.collected.Clear();
+      }
+    } clear{run};
+    if (as_collected) {
+      ExpectCollected(runner, run, &h);
+    } else {
+      FillBatches(runner, run, local_orders, &h);
+    }
+    InstallAsk(runner, run, python_runner, session, core);
+    runner.set_keep_high_frequency_batches(true);
+    runner.handle_orders(session);
+    nb::list out;
+    for (uint32_t i : runner.handled_batch_order()) out.append(h.lists[i]);
+    AppendHighFrequencyLists(runner, run, out);
+    run.mirror.ForgetAll();
+    return out;
+  });
+}
+
+// A step's session argument. Raises TypeError for anything else.
+Session& SessionArg(nb::handle session) {
+  if (!nb::isinstance<Session>(session)) {
+    throw nb::type_error(("session must be a Session of the runner's simulator, got " +
+                          std::string(nb::repr(session).c_str()))
+                             .c_str());
+  }
+  return nb::cast<Session&>(session);
+}
+
+// Whether the steps of a runner (its _core) call the engine directly: what
+// sequential.py's _step does besides has nothing to do (take the state of a
+// random.Random not bound to the engine, hand the simulator's markets to
+// the engine for the objects it holds now).
+bool DirectSteps(nb::handle core) {
+  PythonRun& run = PythonRunOf(core);
+  return run.prng_is_engine && run.markets.is_valid() &&
+         run.markets_counts == ObjectCounts(EngineOfRunnerCore(core).simulator());
+}
+
 }  // namespace
 
 void BindRunnerSteps(nb::module_& m) {
@@ -483,49 +547,42 @@ void BindRunnerSteps(nb::module_& m) {
   m.def("_runner_run_pending_setups", [](nb::handle core) {
     Step(core, [&] { EngineOfRunnerCore(core).run_pending_setups(); });
   });
-  m.def("_runner_collect_orders", [](nb::handle core, Session& session, nb::handle python_runner) {
-    Runner& runner = EngineOfRunnerCore(core);
-    PythonRun& run = PythonRunOf(core);
-    return Step(core, [&] {
-      InstallAsk(runner, run, python_runner, session, core);
-      runner.collect_orders(session);
-      nb::list out = BatchObjects(runner, run);
-      run.mirror.ForgetAll();
-      return out;
-    });
-  }, nb::arg("core"), nb::arg("session"), nb::arg("runner").none());
+  m.def("_runner_collect_orders", &CollectOrders, nb::arg("core"), nb::arg("session"),
+        nb::arg("runner").none());
   // Processes local_orders (lists of Order and Cancel objects, one per
   // agent), returns PAMS's all_orders: them in the order processed, then
   // the high-frequency agents' (copies of the engine's).
-  m.def("_runner_handle_orders",
-        [](nb::handle core, Session& session, nb::handle local_orders, nb::handle python_runner) {
-          Runner& runner = EngineOfRunnerCore(core);
-          PythonRun& run = PythonRunOf(core);
-          const bool as_collected = SameAsCollected(run, runner, local_orders);
-          return Step(core, [&] {
-            HandedLists& h = run.handed;
-            struct Clear {
-              PythonRun& run;
-              ~Clear() {
-                run.handed.Clear();
-                run.collected.Clear();
-              }
-            } clear{run};
-            if (as_collected) {
-              ExpectCollected(runner, run, &h);
-            } else {
-              FillBatches(runner, run, local_orders, &h);
-            }
-            InstallAsk(runner, run, python_runner, session, core);
-            runner.set_keep_high_frequency_batches(true);
-            runner.handle_orders(session);
-            nb::list out;
-            for (uint32_t i : runner.handled_batch_order()) out.append(h.lists[i]);
-            AppendHighFrequencyLists(runner, run, out);
-            run.mirror.ForgetAll();
-            return out;
-          });
-        }, nb::arg("core"), nb::arg("session"), nb::arg("local_orders"), nb::arg("runner").none());
+  m.def("_runner_handle_orders", &HandleOrders, nb::arg("core"), nb::arg("session"),
+        nb::arg("local_orders"), nb::arg("runner").none());
+  // SequentialRunner's _collect_orders_from_normal_agents and
+  // _handle_orders as C++ methods of the Python runner (sequential.py puts
+  // them in its class): a hand-driven loop calls both at every step, and
+  // the Python method around each step cost it a tenth of its time. A
+  // runner whose generator is not the engine's, or whose simulator has
+  // not handed its markets yet, takes its Python _step.
+  m.def(
+      "_collect_orders_from_normal_agents",
+      [](nb::handle self, nb::handle session) -> nb::object {
+        nb::object core = self.attr(Attrs().core);
+        if (!DirectSteps(core)) return self.attr("_collect_orders_by_step")(session);
+        return CollectOrders(core, SessionArg(session), self);
+      },
+      nb::is_method(), nb::arg("session"),
+      nb::sig("def _collect_orders_from_normal_agents(self, session) -> list"),
+      "Asks the normal agents, in shuffled order, for orders until "
+      "session.max_normal_orders of them returned some; returns their lists.");
+  m.def(
+      "_handle_orders",
+      [](nb::handle self, nb::handle session, nb::handle local_orders) -> nb::object {
+        nb::object core = self.attr(Attrs().core);
+        if (!DirectSteps(core)) return self.attr("_handle_orders_by_step")(session, local_orders);
+        return HandleOrders(core, SessionArg(session), local_orders, self);
+      },
+      nb::is_method(), nb::arg("session"), nb::arg("local_orders"),
+      nb::sig("def _handle_orders(self, session, local_orders) -> list"),
+      "Processes the lists in shuffled order, each followed by the high-frequency agents' "
+      "turn when the session's rate draws it; returns the lists processed (high-frequency "
+      "agents' last).");
   m.def("_runner_handle_high_frequency_orders",
         [](nb::handle core, Session& session, nb::handle python_runner) {
           Runner& runner = EngineOfRunnerCore(core);

@@ -21,7 +21,8 @@ const AttrNames& Attrs() {
       Intern("order_id"), Intern("ttl"),       Intern("is_canceled"), Intern("order"),
       Intern("session"),  Intern("market"),    Intern("simulator"), Intern("_core"),
       Intern("write_and_direct_process"), Intern("process_market_step_begin_log"),
-      Intern("process_market_step_end_log")};
+      Intern("process_market_step_end_log"), Intern("_context"), Intern("_prng_is_engine"),
+      Intern("_markets_handed")};
   return names;
 }
 

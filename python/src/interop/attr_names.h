@@ -40,6 +40,11 @@ struct AttrNames {
   nanobind::handle write_and_direct_process;
   nanobind::handle process_market_step_begin_log;
   nanobind::handle process_market_step_end_log;
+  // The Python Simulator's context and the runner's and simulator's flags
+  // its step methods check (runner_steps.cc, hand_built_simulation.cc).
+  nanobind::handle context;          // Simulator._context
+  nanobind::handle prng_is_engine;   // Runner._prng_is_engine
+  nanobind::handle markets_handed;   // Simulator._markets_handed
 };
 
 // The names, made on first use and kept for the life of the process (a

@@ -285,6 +285,14 @@ struct PythonRun {
   // objects given to Python belong to.
   nb::handle owner;
 
+  // What a hand-driven step needs to call the engine directly (as
+  // sequential.py's _step would): the runner's generator is the engine's
+  // (a random.Random bound to it), and `markets` is the simulator's list
+  // for the objects it holds now (the counts of ObjectCounts when Python
+  // handed it over).
+  bool prng_is_engine = false;
+  std::array<size_t, 5> markets_counts{};
+
   // The runner's method checks (sequential.py's _method_checks) for the
   // simulation's objects as ObjectCounts counted them: a hand-driven loop
   // asks them at each step (see runner_steps.cc's AskOf).
