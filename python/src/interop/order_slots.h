@@ -2,9 +2,9 @@
 // __slots__ (pams_cpp/order.py). The engine reads every order an agent or
 // a hand-driven step hands it, makes objects of the engine's agents'
 // orders, and updates them as PAMS's market does (order_id, placed_at,
-// volume, is_canceled): looking each field up by name was a third of a
-// hand-driven step's Python layer, where a slot is a pointer at a fixed
-// offset.
+// volume, is_canceled): looking each field up by name was about a quarter
+// of a hand-driven step's Python layer, where a slot is a pointer at a
+// fixed offset.
 //
 // Only objects of exactly Order and Cancel are read at their slots: a
 // subclass may make a field a property, so its objects go through their
