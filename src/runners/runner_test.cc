@@ -593,11 +593,15 @@ TEST(RunnerTest, StepsCalledOneByOneGiveRunsResults) {
     for (int64_t step = 0; step < session->iteration_steps(); ++step) {
       for (const auto& m : sim.market_objects()) sim.trigger_before_step_for_market(*m);
       if (session->with_order_placement()) {
+        const uint64_t before = b.batches_version();
         b.collect_orders(*session);
+        const uint64_t collected = b.batches_version();
+        EXPECT_NE(collected, before);  // new batches
         // Handed back: the same batches, copied out and in again.
         std::vector<Runner::Batch> copies(b.batches().begin(), b.batches().end());
         std::span<Runner::Batch> back = b.reset_batches(copies.size());
         std::copy(copies.begin(), copies.end(), back.begin());
+        EXPECT_NE(b.batches_version(), collected);  // replaced
         b.handle_orders(*session);
       }
       for (const auto& m : sim.market_objects()) {
