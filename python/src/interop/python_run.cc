@@ -171,7 +171,7 @@ void StopWithPythonError(PythonRun* run, nb::python_error& e, const std::string&
 // ---------------------------------------------------------------- OrderMirror
 
 void OrderMirror::Expect(int agent_id, nb::handle action) {
-  pending_[agent_id].push_back(nb::borrow(action));
+  pending_[agent_id].items.push_back(nb::borrow(action));
   ++n_pending_;
 }
 
@@ -197,17 +197,24 @@ void OrderMirror::ForgetAll() {
 }
 
 void OrderMirror::ExpectNext(int agent_id, nb::handle action) {
-  pending_[agent_id].push_front(nb::borrow(action));
+  Queue& queue = pending_[agent_id];
+  if (queue.head > 0) {
+    queue.items[--queue.head] = nb::borrow(action);
+  } else {
+    queue.items.insert(queue.items.begin(), nb::borrow(action));
+  }
   ++n_pending_;
 }
 
 void OrderMirror::Unexpect(int agent_id, nb::handle action) {
   auto it = pending_.find(agent_id);
   if (it == pending_.end()) return;
-  for (auto a = it->second.begin(); a != it->second.end(); ++a) {
-    if (a->is(action)) {
-      it->second.erase(a);
+  Queue& queue = it->second;
+  for (size_t i = queue.head; i < queue.items.size(); ++i) {
+    if (queue.items[i].is(action)) {
+      queue.items.erase(queue.items.begin() + static_cast<std::ptrdiff_t>(i));
       --n_pending_;
+      if (queue.empty()) queue.clear();
       return;
     }
   }
@@ -215,28 +222,28 @@ void OrderMirror::Unexpect(int agent_id, nb::handle action) {
 
 std::vector<nb::object> OrderMirror::Take(int agent_id, size_t n) {
   std::vector<nb::object> out;
-  std::deque<nb::object>* queue = ExpectedOf(agent_id);
+  Queue* queue = ExpectedOf(agent_id);
   while (queue != nullptr && out.size() < n && !queue->empty()) {
     out.push_back(PopExpected(queue));
   }
   return out;
 }
 
-std::deque<nb::object>* OrderMirror::ExpectedOf(int agent_id) {
+OrderMirror::Queue* OrderMirror::ExpectedOf(int agent_id) {
   if (n_pending_ == 0) return nullptr;
   auto it = pending_.find(agent_id);
   return it == pending_.end() || it->second.empty() ? nullptr : &it->second;
 }
 
-nb::object OrderMirror::PopExpected(std::deque<nb::object>* queue) {
-  nb::object action = std::move(queue->front());
-  queue->pop_front();
+nb::object OrderMirror::PopExpected(Queue* queue) {
+  nb::object action = std::move(queue->items[queue->head++]);
+  if (queue->empty()) queue->clear();  // keeps the capacity
   --n_pending_;
   return action;
 }
 
 void OrderMirror::process_order_log(const OrderLog& log) {
-  std::deque<nb::object>* queue = ExpectedOf(log.agent_id);
+  Queue* queue = ExpectedOf(log.agent_id);
   if (queue == nullptr) return;
   nb::gil_scoped_acquire gil;
   const OrderSlots& s = Slots();
@@ -260,7 +267,7 @@ void OrderMirror::process_order_log(const OrderLog& log) {
 }
 
 void OrderMirror::process_cancel_log(const CancelLog& log) {
-  std::deque<nb::object>* queue = ExpectedOf(log.agent_id);
+  Queue* queue = ExpectedOf(log.agent_id);
   if (queue == nullptr) return;
   nb::gil_scoped_acquire gil;
   const OrderSlots& s = Slots();

@@ -15,7 +15,6 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <initializer_list>
 #include <memory>
@@ -173,7 +172,7 @@ class OrderMirror final : public Logger {
   template <typename Visit>
   void Traverse(Visit&& visit) const {
     for (const auto& [agent, queue] : pending_) {
-      for (const nb::object& o : queue) visit(o.ptr());
+      for (size_t i = queue.head; i < queue.items.size(); ++i) visit(queue.items[i].ptr());
     }
     for (const auto& [key, o] : live_) visit(o.ptr());
   }
@@ -192,13 +191,27 @@ class OrderMirror final : public Logger {
       return std::hash<int64_t>()(key.second) ^ (std::hash<int>()(key.first) << 1);
     }
   };
+  // An agent's actions not processed yet, oldest first (from `head`): a
+  // vector, as a deque's first element allocates over half a kilobyte,
+  // which an agent's first order paid in every run.
+  struct Queue {
+    std::vector<nb::object> items;
+    size_t head = 0;
+
+    bool empty() const { return head == items.size(); }
+    size_t size() const { return items.size() - head; }
+    void clear() {
+      items.clear();
+      head = 0;
+    }
+  };
   // agent_id's actions not processed yet (null: none).
-  std::deque<nb::object>* ExpectedOf(int agent_id);
+  Queue* ExpectedOf(int agent_id);
   // The first of `queue`'s actions, taken out. REQUIRES: queue is not empty.
-  nb::object PopExpected(std::deque<nb::object>* queue);
+  nb::object PopExpected(Queue* queue);
 
   // Orders and cancels not yet processed, per agent, in submission order.
-  std::unordered_map<int, std::deque<nb::object>> pending_;
+  std::unordered_map<int, Queue> pending_;
   size_t n_pending_ = 0;
   // Python orders in a book, by (market id, order id).
   std::unordered_map<std::pair<int, int64_t>, nb::object, OrderKeyHash> live_;
