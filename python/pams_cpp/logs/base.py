@@ -11,7 +11,6 @@ from .. import _core
 from ..order import OrderKind  # noqa: F401  (PAMS's logs.base has it too)
 
 
-
 class Log:
     """The base of the logs: a record of something that happened in the
     simulation, handed to the loggers (PAMS's ``pams.logs.base.Log``)."""

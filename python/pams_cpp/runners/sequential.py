@@ -139,7 +139,6 @@ class SequentialRunner(Runner):
             ValueError: an order of another agent.
         """
         # The engine asks self._ask() (its usual answer, None, found there).
-        self.simulator.markets  # noqa: B018  (hands the engine the list, if new)
         return self._step(_core._runner_collect_orders, session, self)
 
     def _handle_orders_by_step(
@@ -152,7 +151,6 @@ class SequentialRunner(Runner):
             ValueError: an order of another agent.
             NotImplementedError: something that is neither an Order nor a Cancel.
         """
-        self.simulator.markets  # noqa: B018  (hands the engine the list, if new)
         return self._step(_core._runner_handle_orders, session, local_orders, self)
 
     def _handle_high_frequency_orders(
@@ -204,10 +202,10 @@ class SequentialRunner(Runner):
         return checks
 
     def _step(self, step, *args):
-        if not self.simulator._markets_handed:
-            # Reading the markets hands the engine the simulator's list
-            # (Simulator.markets), which Python agents get as `markets`.
-            self.simulator.markets  # noqa: B018
+        # Reading the markets hands the engine the simulator's list for the
+        # objects it holds now (Simulator.markets, which hands it only when
+        # it is new), which Python agents get as `markets`.
+        self.simulator.markets  # noqa: B018
         if self._prng_is_engine:
             return step(self._core, *args)
         self._take_prng()

@@ -47,9 +47,6 @@ template <typename F>
 auto Step(nb::handle core, F&& f) -> decltype(f()) {
   PythonRun& run = PythonRunOf(core);
   if (!run.owner.is_valid()) run.owner = core;
-  // What a collection returned (run.collected) serves the step right
-  // after it only: _handle_orders checks it before calling this.
-  run.collected.valid = false;
   Runner& runner = EngineOfRunnerCore(core);
   runner.set_collect_sequentially(true);
   struct Restore {
@@ -257,7 +254,6 @@ nb::list BatchObjects(Runner& runner, PythonRun& run) {
   if (keep) {
     c.outer = out;
     c.batches_version = runner.batches_version();
-    c.valid = true;
   } else {
     c.Clear();
   }
@@ -359,11 +355,13 @@ void FillBatches(Runner& runner, PythonRun& run, nb::handle local_orders, Handed
 
 // Whether local_orders is what the last collection returned (the same
 // lists of the same objects, each with the same fields), and the runner
-// still holds its batches: then they are the lists' actions.
+// still holds its batches (any step that replaces them changes their
+// version; handling them forgets the collection): then they are the
+// lists' actions.
 bool SameAsCollected(const PythonRun& run, const Runner& runner, nb::handle local_orders) {
   const CollectedOrders& c = run.collected;
   PyObject* outer = local_orders.ptr();
-  if (!c.valid || outer != c.outer.ptr() || c.batches_version != runner.batches_version() ||
+  if (outer != c.outer.ptr() || c.batches_version != runner.batches_version() ||
       !PyList_CheckExact(outer) || static_cast<size_t>(PyList_GET_SIZE(outer)) != c.lists.size()) {
     return false;
   }
@@ -383,14 +381,13 @@ bool SameAsCollected(const PythonRun& run, const Runner& runner, nb::handle loca
   return true;
 }
 
-// The lists the last collection returned, their batches kept as collected
-// (see SameAsCollected), into h, each object expected by the mirror.
-void ExpectCollected(Runner& runner, PythonRun& run, HandedLists* h) {
+// The mirror expects the objects of the lists the last collection
+// returned, their batches kept as collected (see SameAsCollected).
+void ExpectCollected(Runner& runner, PythonRun& run) {
   const CollectedOrders& c = run.collected;
   std::span<Runner::Batch> batches = runner.batches();
   run.mirror.ForgetAll();
   for (size_t b = 0; b < c.lists.size(); ++b) {
-    h->lists.push_back(c.lists[b]);
     const int agent_id = ActionAgentId(batches[b].actions.front());
     for (size_t i = c.starts[b]; i < c.starts[b + 1]; ++i) run.mirror.Expect(agent_id, c.objects[i]);
   }
@@ -440,7 +437,6 @@ nb::list HandleOrders(nb::handle core, Session& session, nb::handle local_orders
   PythonRun& run = PythonRunOf(core);
   const bool as_collected = SameAsCollected(run, runner, local_orders);
   return Step(core, [&] {
-    HandedLists& h = run.handed;
     struct Clear {
       PythonRun& run;
       ~Clear() {
@@ -449,15 +445,16 @@ nb::list HandleOrders(nb::handle core, Session& session, nb::handle local_orders
       }
     } clear{run};
     if (as_collected) {
-      ExpectCollected(runner, run, &h);
+      ExpectCollected(runner, run);
     } else {
-      FillBatches(runner, run, local_orders, &h);
+      FillBatches(runner, run, local_orders, &run.handed);
     }
     InstallAsk(runner, run, python_runner, session, core);
     runner.set_keep_high_frequency_batches(true);
     runner.handle_orders(session);
+    const std::vector<nb::object>& lists = as_collected ? run.collected.lists : run.handed.lists;
     nb::list out;
-    for (uint32_t i : runner.handled_batch_order()) out.append(h.lists[i]);
+    for (uint32_t i : runner.handled_batch_order()) out.append(lists[i]);
     AppendHighFrequencyLists(runner, run, out);
     run.mirror.ForgetAll();
     return out;

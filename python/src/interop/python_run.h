@@ -245,9 +245,8 @@ struct HandedLists {
 // exactly these lists with every object unchanged, handles the runner's
 // batches as collected instead of reading every object again.
 struct CollectedOrders {
-  bool valid = false;
+  nb::object outer;              // null: nothing kept
   uint64_t batches_version = 0;  // Runner::batches_version() of the batches
-  nb::object outer;
   std::vector<nb::object> lists;
   std::vector<nb::object> objects;  // the lists' objects, one list after the other
   std::vector<size_t> starts;       // where each list starts in objects, then the end
@@ -255,7 +254,6 @@ struct CollectedOrders {
 
   // Forgets them, keeping the vectors' capacity. REQUIRES: the GIL is held.
   void Clear() {
-    valid = false;
     outer = nb::object();
     lists.clear();
     objects.clear();
