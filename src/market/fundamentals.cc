@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "pams/errors.h"
@@ -76,12 +77,12 @@ Fundamentals::Fundamentals(Random prng)
       np_prng_(static_cast<uint64_t>(prng_.randint(0, int64_t{1} << 31))) {}
 
 Fundamentals::Path& Fundamentals::path(int market_id) {
-  if (market_id < 0 || static_cast<size_t>(market_id) >= paths_.size() ||
-      !paths_[market_id].registered) {
+  auto it = paths_.find(market_id);
+  if (it == paths_.end()) {
     throw SimulationError("market " + std::to_string(market_id) +
                           " has no fundamental price path");
   }
-  return paths_[market_id];
+  return it->second;
 }
 
 const Fundamentals::Path& Fundamentals::path(int market_id) const {
@@ -89,8 +90,7 @@ const Fundamentals::Path& Fundamentals::path(int market_id) const {
 }
 
 bool Fundamentals::has_market(int market_id) const {
-  return market_id >= 0 && static_cast<size_t>(market_id) < paths_.size() &&
-         paths_[market_id].registered;
+  return paths_.contains(market_id);
 }
 
 double Fundamentals::volatility(int market_id) const {
@@ -115,11 +115,7 @@ void Fundamentals::add_market(int market_id, double initial, double drift,
     throw SimulationError("initial fundamental price must be positive");
   }
   if (start_at < 0) throw SimulationError("start_at must be non-negative");
-  if (static_cast<size_t>(market_id) >= paths_.size()) {
-    paths_.resize(market_id + 1);
-  }
   Path& p = paths_[market_id];
-  p.registered = true;
   p.drift = drift;
   p.volatility = volatility;
   p.initial = initial;
@@ -130,7 +126,8 @@ void Fundamentals::add_market(int market_id, double initial, double drift,
 }
 
 void Fundamentals::remove_market(int market_id) {
-  path(market_id) = Path{};
+  path(market_id);  // throws for a market not added
+  paths_.erase(market_id);
   market_ids_.erase(std::find(market_ids_.begin(), market_ids_.end(), market_id));
 }
 
@@ -208,7 +205,13 @@ void Fundamentals::change_drift(int market_id, double drift, int64_t time) {
 double Fundamentals::get_fundamental_price(int market_id, int64_t time) {
   const Path& p = path(market_id);
   while (time >= generated_until_) GenerateNext();
-  return p.prices.at(static_cast<size_t>(time));
+  if (time < 0 || static_cast<size_t>(time) >= p.prices.size()) {
+    throw std::out_of_range("market " + std::to_string(market_id) +
+                            " has no fundamental price at step " + std::to_string(time) +
+                            " (its prices hold " + std::to_string(p.prices.size()) +
+                            " steps)");
+  }
+  return p.prices[static_cast<size_t>(time)];
 }
 
 void Fundamentals::set_price_and_regenerate(int market_id, int64_t time,
@@ -227,7 +230,7 @@ void Fundamentals::GenerateNext() {
   bool has_change_point = false;
   int64_t first_change = 0;
   for (int id : market_ids_) {
-    const int64_t s = paths_[id].start_at;
+    const int64_t s = paths_.at(id).start_at;
     if (s > generated_until_ && (!has_change_point || s < first_change)) {
       first_change = s;
       has_change_point = true;
@@ -238,11 +241,11 @@ void Fundamentals::GenerateNext() {
 
   std::vector<int> targets;
   for (int id : market_ids_) {
-    if (paths_[id].start_at < next_until) targets.push_back(id);
+    if (paths_.at(id).start_at < next_until) targets.push_back(id);
   }
   std::vector<int> chol_ids;
   for (int id : targets) {
-    if (paths_[id].volatility != 0.0) chol_ids.push_back(id);
+    if (paths_.at(id).volatility != 0.0) chol_ids.push_back(id);
   }
   const int n = static_cast<int>(chol_ids.size());
   const size_t len = static_cast<size_t>(length);
@@ -268,8 +271,8 @@ void Fundamentals::GenerateNext() {
   std::vector<double> chol(static_cast<size_t>(n) * n);
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
-      const double vi = paths_[chol_ids[i]].volatility;
-      const double vj = paths_[chol_ids[j]].volatility;
+      const double vi = paths_.at(chol_ids[i]).volatility;
+      const double vj = paths_.at(chol_ids[j]).volatility;
       chol[static_cast<size_t>(i) * n + j] =
           (vj * corr[static_cast<size_t>(i) * n + j]) * vi;
     }
@@ -284,10 +287,23 @@ void Fundamentals::GenerateNext() {
   std::vector<double> dw(static_cast<size_t>(n) * len);
   np_prng_.standard_normal(dw);
 
+  // Each path goes on from its price at generated_until_, which a program
+  // that set a path's prices (set_prices) may have left out: checked after
+  // the draws, as PAMS reads that price after drawing (its IndexError
+  // leaves the generator where a successful draw would).
+  for (int id : targets) {
+    if (paths_.at(id).prices.size() <= static_cast<size_t>(generated_until_)) {
+      throw std::out_of_range("market " + std::to_string(id) +
+                              "'s fundamental prices end before step " +
+                              std::to_string(generated_until_) +
+                              ", which the next prices are drawn from");
+    }
+  }
+
   // For each target: log returns, cumsum, exp, times the price at the start.
   std::vector<double> log_return(len);
   for (int id : targets) {
-    Path& p = paths_[id];
+    Path& p = paths_.at(id);
     const int i = index_of(id);
     if (i < n) {
       // np.dot(L, dw) with reference BLAS: products added in k order from 0.

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -410,6 +411,50 @@ TEST(FundamentalsTest, ImpossibleCorrelationsFailWhenGenerating) {
   f.set_correlation(1, 2, 0.99);
   f.set_correlation(0, 2, -0.99);
   EXPECT_THROW(f.get_fundamental_price(0, 1), SimulationError);
+}
+
+// Ids of markets built by hand go up to 10^8: the paths take memory per
+// market added, not per id.
+TEST(FundamentalsTest, LargeIdsTakeNoMoreRoomThanSmallOnes) {
+  Fundamentals f(Random(3));
+  f.add_market(99'999'999, 100.0, 0.0, 0.0);
+  EXPECT_TRUE(f.has_market(99'999'999));
+  EXPECT_FALSE(f.has_market(5));
+  EXPECT_EQ(f.get_fundamental_price(99'999'999, 3), 100.0);
+  f.remove_market(99'999'999);
+  EXPECT_FALSE(f.has_market(99'999'999));
+  EXPECT_TRUE(f.market_ids().empty());
+}
+
+// PAMS's dicts set by a program: nothing is drawn again until
+// generated_until moves, and the next draw goes on from the prices set.
+TEST(FundamentalsTest, ValuesSetTakeEffectAtTheNextDraw) {
+  Fundamentals f(Random(3));
+  f.add_market(0, 100.0, 0.0, 0.0);
+  EXPECT_EQ(f.get_fundamental_price(0, 50), 100.0);
+  f.set_drift(0, 0.5);
+  EXPECT_EQ(f.get_fundamental_price(0, 50), 100.0);  // drawn already
+  f.set_prices(0, std::vector<double>(101, 2.0));
+  f.set_generated_until(100);
+  EXPECT_EQ(f.get_fundamental_price(0, 100), 2.0);
+  EXPECT_DOUBLE_EQ(f.get_fundamental_price(0, 101), 2.0 * std::exp(0.5));
+  f.set_initial(0, 7.0);
+  EXPECT_EQ(f.initial(0), 7.0);
+  f.set_start_at(0, 3);
+  EXPECT_EQ(f.start_at(0), 3);
+}
+
+// Prices a program cut short: the step asked for, or the one the next
+// draw goes on from, is missing (PAMS's IndexError).
+TEST(FundamentalsTest, PricesCutShortAreOutOfRange) {
+  Fundamentals f(Random(3));
+  f.add_market(0, 100.0, 0.0, 0.01);
+  f.get_fundamental_price(0, 10);
+  f.set_prices(0, {1.0, 2.0});
+  EXPECT_THROW(f.get_fundamental_price(0, 50), std::out_of_range);
+  EXPECT_THROW(f.get_fundamental_price(0, -1), std::out_of_range);
+  f.set_generated_until(150);
+  EXPECT_THROW(f.get_fundamental_price(0, 160), std::out_of_range);
 }
 
 }  // namespace

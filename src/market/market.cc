@@ -294,9 +294,9 @@ void Market::set_time_only(int64_t time) {
                           "cannot jump in time");
   }
   if (time >= 0 && static_cast<size_t>(time) >= history_size_) GrowHistories(time + 1);
+  // The books keep their step, as PAMS's do (its `market.time = t` moves the
+  // market's attribute only): orders are placed at the books' step.
   time_ = time;
-  buy_book_.time_ = std::max<int64_t>(time, 0);
-  sell_book_.time_ = std::max<int64_t>(time, 0);
   for (int64_t i = 1; i <= time; ++i) {
     volume_before_[i] = volume_before_[i - 1] + h_.executed_volumes[i - 1];
   }
@@ -309,6 +309,15 @@ void Market::set_tick_size(double tick_size, bool is_int) {
   }
   tick_size_ = tick_size;
   tick_size_is_int_ = is_int;
+}
+
+void Market::set_next_order_id(int64_t id) {
+  if (id < next_order_id_) {
+    throw SimulationError("market " + name_ + ": the next order id cannot go back from " +
+                          std::to_string(next_order_id_) + " to " + std::to_string(id) +
+                          " (the books key their orders by id)");
+  }
+  next_order_id_ = id;
 }
 
 ExecutionLog Market::execute_orders(double price, int64_t volume, const Order& buy,
@@ -399,6 +408,9 @@ OrderLog Market::add_order(Order* order) {
 }
 
 OrderLog Market::place_order(Order* order) {
+  if (time_ < 0) {
+    throw SimulationError("market " + name_ + " has no step yet: an order needs a step");
+  }
   if (order->market_id != market_id_) {
     throw SimulationError("order for market " +
                           std::to_string(order->market_id) +
@@ -437,6 +449,9 @@ OrderLog Market::place_order(Order* order) {
 }
 
 CancelLog Market::cancel_order(const Cancel& cancel) {
+  if (time_ < 0) {
+    throw SimulationError("market " + name_ + " has no step yet: a cancel needs a step");
+  }
   MutationScope scope(this);
   if (SimulationJournal* j = JournalFor(scope)) j->RecordCancel(market_id_, cancel);
   const Order& order = cancel.order;
@@ -526,6 +541,9 @@ std::optional<double> ExecutionPrice(const Order& buy, const Order& sell) {
 
 ExecutionLog Market::ExecuteOrders(double price, int64_t volume,
                                    const Order& buy, const Order& sell) {
+  if (time_ < 0) {
+    throw SimulationError("market " + name_ + " has no step yet: an execution needs a step");
+  }
   if (!is_running_) {
     throw SimulationError("market " + name_ + " is not running");
   }

@@ -884,6 +884,52 @@ TEST(MarketTest, SetTimeJumpsAndCarriesTheLastPrices) {
   EXPECT_THROW(m->get_market_price(13), AssertionFailure);
 }
 
+// PAMS's `market.time = t` moves the market's clock only: its books stay at
+// their step (PAMS's market then refuses orders, as its book places them
+// at the book's step; the Python binding raises its AssertionError).
+TEST(MarketTest, SetTimeOnlyLeavesTheBooksAtTheirStep) {
+  SimBuilder b;
+  Market* m = b.AddMarket("m", R"({"tickSize": 1.0, "marketPrice": 100.0})");
+  m->update_time(100.0);
+  m->set_time_only(7);
+  EXPECT_EQ(m->get_time(), 7);
+  EXPECT_EQ(m->buy_order_book().time(), 0);
+  EXPECT_EQ(m->sell_order_book().time(), 0);
+  m->update_time(100.0);
+  EXPECT_EQ(m->buy_order_book().time(), 8);
+}
+
+// A market before its first step has no histories to write: orders,
+// cancels and executions are refused there (the runner never sends any).
+TEST(MarketTest, NothingIsPlacedBeforeTheFirstStep) {
+  SimBuilder b;
+  Market* m = b.AddMarket("m", R"({"tickSize": 1.0, "marketPrice": 100.0})");
+  Order buy = Order::Limit({.agent_id = 0, .market_id = 0, .is_buy = true, .price = 99.0,
+                            .volume = 1});
+  EXPECT_THROW(m->add_order(&buy), SimulationError);
+  EXPECT_EQ(m->buy_order_book().size(), 0u);
+  m->update_time(100.0);
+  m->add_order(&buy);
+  m->set_time_only(-1);
+  Cancel cancel;
+  cancel.order = buy;
+  EXPECT_THROW(m->cancel_order(cancel), SimulationError);
+}
+
+// PAMS's _next_order_id, settable forward: the books key orders by id.
+TEST(MarketTest, TheNextOrderIdMovesForwardOnly) {
+  SimBuilder b;
+  Market* m = b.AddMarket("m", R"({"tickSize": 1.0, "marketPrice": 100.0})");
+  m->update_time(100.0);
+  EXPECT_EQ(m->next_order_id(), 0);
+  m->set_next_order_id(10);
+  Order buy = Order::Limit({.agent_id = 0, .market_id = 0, .is_buy = true, .price = 99.0,
+                            .volume = 1});
+  EXPECT_EQ(m->add_order(&buy).order_id, 10);
+  EXPECT_EQ(m->next_order_id(), 11);
+  EXPECT_THROW(m->set_next_order_id(3), SimulationError);
+}
+
 // PAMS's _execute_orders: two resting orders execute at the price given.
 TEST(MarketTest, ExecuteOrdersTradesTwoRestingOrders) {
   SimBuilder b;

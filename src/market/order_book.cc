@@ -59,10 +59,16 @@ void OrderBook::add(Order* order) {
   impl_->entries.insert(Impl::Entry{PriorityKeyOf(*order), slot});
   // A time to live that reaches past the last representable step never runs
   // out (PAMS's Python ints would keep such an order forever too).
-  if (order->ttl && *order->ttl <= std::numeric_limits<int64_t>::max() - time_) {
-    impl_->FileExpiry(
-        Impl::Expiry{order->placed_at + *order->ttl, order->order_id, slot},
-        *order->ttl);
+  if (order->ttl &&
+      *order->ttl <= std::numeric_limits<int64_t>::max() - std::max<int64_t>(time_, 0)) {
+    // PAMS expires an order at the first set_time past placed_at + ttl. A
+    // time to live <= 0 (PAMS's Order refuses one, but a program may set
+    // it after) or a book moved back in time gives a step the expiry has
+    // passed already: the order runs out at the next set_time, as in PAMS.
+    const int64_t ttl = std::max<int64_t>(*order->ttl, 0);
+    const int64_t expires = std::max(order->placed_at + ttl, impl_->expired_until);
+    impl_->FileExpiry(Impl::Expiry{expires, order->order_id, slot},
+                      std::max<int64_t>(expires - time_, 0));
   }
 }
 

@@ -553,5 +553,27 @@ TEST(OrderBookTest, RandomOperationsMatchAModel) {
   }
 }
 
+// A time to live of 0 or less (PAMS's Order refuses one; a program may set
+// it after): the order runs out at the next step, as PAMS's does (its
+// placed_at + ttl < time then), whatever the ttl.
+TEST(OrderBookTest, ATimeToLiveOfZeroOrLessRunsOutAtTheNextStep) {
+  OrderBook book(true);
+  std::vector<Order> expired;
+  book.set_time(4, &expired);
+  Order a = Limit(1, true, 10.0, 1, 0);
+  Order b = Limit(2, true, 11.0, 1, -1);
+  Order c = Limit(3, true, 12.0, 1, std::numeric_limits<int64_t>::min());
+  Order d = Limit(4, true, 13.0, 1, 2);
+  for (Order* o : {&a, &b, &c, &d}) book.add(o);
+  EXPECT_EQ(book.size(), 4u);
+  EXPECT_EQ(Advance(&book, 5), (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(Advance(&book, 7), (std::vector<int64_t>{4}));
+  // A book moved back: an order placed then runs out at its next step too.
+  book.set_time(2, &expired);
+  Order e = Limit(5, true, 9.0, 1, 1);
+  book.add(&e);
+  EXPECT_EQ(Advance(&book, 8), (std::vector<int64_t>{5}));
+}
+
 }  // namespace
 }  // namespace pams

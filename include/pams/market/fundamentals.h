@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <span>
 #include <tuple>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "pams/export.h"
@@ -46,7 +48,9 @@ class PAMS_EXPORT Fundamentals {
   double volatility(int market_id) const;
   double drift(int market_id) const;
 
-  // The price at `time`, generating chunks as needed.
+  // The price at `time`, generating chunks as needed. Throws
+  // std::out_of_range when the market's prices hold no such step (a
+  // negative one, or prices a program set shorter: set_prices).
   double get_fundamental_price(int market_id, int64_t time);
   // Sets the price at `time` and regenerates every path after it (what
   // PAMS's Market.change_fundamental_price does to the Fundamentals).
@@ -70,6 +74,20 @@ class PAMS_EXPORT Fundamentals {
   const std::vector<std::tuple<int, int, double>>& correlations() const {
     return correlations_;
   }
+  // Set one market's entry of PAMS's dicts as a program assigning them does
+  // (fundamentals.drifts[id] = x, prices[id] = [...], ...): nothing is
+  // drawn again until generated_until moves; the next prices drawn use the
+  // new values, and go on from prices[generated_until()].
+  // REQUIRES (else SimulationError): the market was added.
+  void set_drift(int market_id, double drift) { path(market_id).drift = drift; }
+  void set_volatility(int market_id, double volatility) {
+    path(market_id).volatility = volatility;
+  }
+  void set_initial(int market_id, double initial) { path(market_id).initial = initial; }
+  void set_start_at(int market_id, int64_t start_at) { path(market_id).start_at = start_at; }
+  void set_prices(int market_id, std::vector<double> prices) {
+    path(market_id).prices = std::move(prices);
+  }
   // Sets or removes one entry of the correlations as PAMS's dict does
   // (correlation[(id1, id2)] = corr): unchecked, and nothing regenerates
   // until generated_until is moved. A pair of one market with itself makes
@@ -77,12 +95,16 @@ class PAMS_EXPORT Fundamentals {
   void set_correlation_entry(int market_id1, int market_id2, double corr);
   // Returns false when there is no such entry.
   bool erase_correlation_entry(int market_id1, int market_id2);
-  // Everything after `time` is generated again when next asked for.
-  // REQUIRES: 0 <= time <= generated_until().
+  // Everything after `time` is generated again when next asked for, from
+  // the prices at `time` (a time past a market's prices makes the next
+  // generation throw std::out_of_range, as PAMS's list raises IndexError).
+  // REQUIRES: time >= 0.
   void set_generated_until(int64_t time) { generated_until_ = time; }
   // Generates the next chunk (PAMS's _generate_next). Throws
   // SimulationError when the correlations make no covariance matrix (not
-  // positive definite, or a market correlated with itself).
+  // positive definite, or a market correlated with itself), and
+  // std::out_of_range when a market's prices (set_prices) end before
+  // generated_until().
   void generate_next() { GenerateNext(); }
   static constexpr int64_t chunk_size() { return kChunkSize; }
   Random& prng() { return prng_; }
@@ -90,7 +112,6 @@ class PAMS_EXPORT Fundamentals {
 
  private:
   struct Path {
-    bool registered = false;
     double drift = 0.0;
     double volatility = 0.0;
     double initial = 0.0;
@@ -104,7 +125,9 @@ class PAMS_EXPORT Fundamentals {
 
   Random prng_;
   NumpyRandom np_prng_;
-  std::vector<Path> paths_;      // indexed by market id
+  // By market id: a map, so that memory follows the markets added, not the
+  // largest id (ids of markets built by hand go up to 10^8).
+  std::unordered_map<int, Path> paths_;
   std::vector<int> market_ids_;  // in the order they were added
   // (id1, id2, corr) in the order they were set, as PAMS's dict.
   std::vector<std::tuple<int, int, double>> correlations_;

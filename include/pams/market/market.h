@@ -239,9 +239,10 @@ class PAMS_EXPORT Market {
   // Accepts an order: moves its price onto the tick grid, assigns order_id
   // and placed_at (written back to *order), and places it in its book.
   // Throws SimulationError if the order is for another market or was
-  // already placed. Runs place_order().
+  // already placed, or before the first step. Runs place_order().
   OrderLog add_order(Order* order);
-  // Accepts a cancel (PAMS's _cancel_order).
+  // Accepts a cancel (PAMS's _cancel_order). Throws SimulationError before
+  // the first step.
   CancelLog cancel_order(const Cancel& cancel);
   // Executes every possible trade at one price (PAMS's rule) and appends the
   // execution logs to *logs (which it clears first). Does nothing when no
@@ -255,7 +256,8 @@ class PAMS_EXPORT Market {
   // REQUIRES (else SimulationError): time >= 0.
   void set_time(int64_t time, double next_fundamental_price);
   // Sets the clock alone, as a program assigning PAMS's market.time does:
-  // the histories of the steps skipped hold their defaults (None or 0).
+  // the histories of the steps skipped hold their defaults (None or 0), and
+  // the books stay at their step (orders are placed at the books' step).
   // REQUIRES (else SimulationError): time >= -1.
   void set_time_only(int64_t time);
   // Executes `volume` of two resting orders at `price` (PAMS's
@@ -272,6 +274,15 @@ class PAMS_EXPORT Market {
   void set_outstanding_shares(std::optional<int64_t> shares) {
     outstanding_shares_ = shares;
   }
+  // Where the market's logs go from now on (null: nowhere), as a program
+  // assigning PAMS's market.logger does. REQUIRES: logger outlives the
+  // market, or is replaced first.
+  void set_logger(Logger* logger) { logger_ = logger; }
+  // The id the next order placed gets (PAMS's _next_order_id), and setting
+  // it as a program assigning that attribute does. REQUIRES (else
+  // SimulationError): id >= next_order_id() (the books key orders by id).
+  int64_t next_order_id() const { return next_order_id_; }
+  void set_next_order_id(int64_t id);
   // Allocates the histories for steps 0..steps-1 now, so that the run does
   // not grow them (the runner calls it after setup with the run's length).
   void reserve_steps(int64_t steps) {
