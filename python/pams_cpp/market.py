@@ -20,6 +20,8 @@ from typing import TypeVar
 from typing import Union
 
 from . import _core
+from ._arguments import id_of
+from ._arguments import str_of
 from ._random import state_of
 
 T = TypeVar("T")
@@ -41,11 +43,10 @@ def _new(cls, market_id: int, prng: random.Random, simulator, name: str, logger=
     if logger is not None and not hasattr(logger, "_engine_logger"):
         raise TypeError(f"{cls.__name__}: logger must be a pams_cpp Logger, got "
                         f"{type(logger).__name__}")
-    market = context.new_market(cls, int(market_id), *state_of(prng), str(name), logger)
+    market = context.new_market(cls, id_of(cls.__name__, "market_id", market_id),
+                                *state_of(prng), str_of(cls.__name__, "name", name), logger)
     vars(market).update(_prng=prng, _logger=logger, _simulator=simulator)
     return market
-
-
 
 
 def _context(obj):
@@ -75,9 +76,74 @@ def _logger(self):
     return getattr(simulator, "logger", None)
 
 
+def _assign_logger(self, logger) -> None:
+    if "_logger" not in vars(self):
+        raise AttributeError(
+            f"Market.logger of {self.name} cannot be set in pams_cpp: a runner's market logs "
+            "to the runner's logger; give the runner the logger "
+            "(SequentialRunner(settings, prng, logger=...))")
+    if logger is not None and not hasattr(logger, "_engine_logger"):
+        raise TypeError(f"Market.logger must be a pams_cpp Logger or None, got {logger!r:.60}")
+    self._set_logger(logger)
+    vars(self)["_logger"] = logger
+
+
 def _prng(self) -> Optional[random.Random]:
-    """The market's generator (the one a market built by hand was given)."""
+    """The market's generator (the one a market built by hand was given;
+    settable, as PAMS's attribute, which PAMS's market code does not draw
+    from either)."""
     return vars(self).get("_prng")
+
+
+def _set_prng(self, prng) -> None:
+    vars(self)["_prng"] = prng
+
+
+def _refusing(message: str):
+    """A setter that raises AttributeError(message): what cannot be set in
+    pams_cpp, and what to do instead."""
+    def refuse(self, value) -> None:
+        raise AttributeError(message)
+    return refuse
+
+
+class _History(list):
+    """One of PAMS's history lists of a market (``_market_prices``, ...): a
+    copy of the engine's history that refuses changes, which would change
+    nothing. Copies and pickles of it are plain lists."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, entries, name: str) -> None:
+        super().__init__(entries)
+        self._name = name
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError(
+            f"Market.{self._name} cannot be changed in place in pams_cpp: a market's histories "
+            "are the engine's and change through its methods (_update_time, _set_time, "
+            "_add_order, _execution, change_fundamental_price); a market of a Python class "
+            f"may assign the whole list in its setup (self.{self._name} = [...])")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+    def __reduce__(self):
+        return (list, (list(self),))
+
+
+class _Components(_History):
+    """An IndexMarket's ``_components``: a copy of its component markets
+    that refuses changes (add components with ``_add_market``)."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("IndexMarket._components cannot be changed in place in pams_cpp: add "
+                        "a component with index._add_market(market=...)")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
 
 
 def _repr(self) -> str:
@@ -143,17 +209,47 @@ def setup(self, settings, *args, **kwargs) -> None:
     _engine_setup(self, settings)
 
 
+def _fixed(name: str, advice: str):
+    """Market.<name> (a read-only attribute of the engine's market) with a
+    setter that says why it cannot be set and what to do instead."""
+    old = vars(Market)[name]
+    return property(old.fget, _refusing(f"Market.{name} cannot be set in pams_cpp: {advice}"),
+                    doc=old.__doc__)
+
+
 Market.setup = setup
 Market.__repr__ = _repr
 Market.__module__ = __name__
-Market.chunk_size = 100
-Market.simulator = property(_simulator)
-Market.logger = property(_logger)
-Market._prng = property(_prng)
+Market.chunk_size = property(
+    lambda self: 100,
+    _refusing("Market.chunk_size cannot be set in pams_cpp: the engine's histories grow in "
+              "PAMS's chunks of 100 steps"),
+    doc="int: the steps PAMS's history lists grow by (100).")
+Market.simulator = property(
+    _simulator,
+    _refusing("Market.simulator cannot be set in pams_cpp: a market belongs to the simulator "
+              "it was built with; build it with simulator=... (Market(market_id, prng, "
+              "simulator, name))"),
+    doc=_simulator.__doc__)
+Market.logger = property(_logger, _assign_logger, doc=_logger.__doc__)
+Market._prng = property(_prng, _set_prng, doc=_prng.__doc__)
+Market.name = _fixed("name", "a market keeps the name it was built with (the simulator finds "
+                             "it by that name); build it with name=...")
+Market.market_id = _fixed("market_id", "a market keeps the id it was built with (the simulator "
+                                       "and orders find it by id); build it with market_id=...")
+Market.buy_order_book = _fixed("buy_order_book", "a market's books are the engine's; orders "
+                                                 "reach them through _add_order and "
+                                                 "_cancel_order")
+Market.sell_order_book = _fixed("sell_order_book", "a market's books are the engine's; orders "
+                                                   "reach them through _add_order and "
+                                                   "_cancel_order")
 Market._extract_sequential_data_by_time = _extract_sequential_data_by_time
 Market._extract_data_by_time = _extract_data_by_time
 _core.IndexMarket._add_markets = _add_markets
-_core.IndexMarket._components = property(lambda self: self.get_components(),
-                                         doc="The component markets.")
+_core.IndexMarket._components = property(
+    lambda self: _Components(self.get_components(), "_components"),
+    _refusing("IndexMarket._components cannot be set in pams_cpp: add components with "
+              "index._add_market(market=...) or _add_markets(markets=[...])"),
+    doc="List[Market]: the component markets (a copy; add one with _add_market).")
 
 __all__ = ["Market"]

@@ -29,7 +29,9 @@ void Method(nb::handle cls, const char* name, F&& f, const Extra&... extra) {
 }
 
 // Adds a property to an already bound class; `doc` is its docstring (what
-// help() shows: a property's getter carries only its signature).
+// help() shows: a property's getter carries only its signature). The
+// setter gets every value, None included: one that takes an Arg<T>
+// (interop/arguments.h) checks it itself, naming the attribute.
 template <typename Get, typename Set>
 void Property(nb::handle cls, const char* name, Get&& get, Set&& set,
               const char* doc = nullptr) {
@@ -37,8 +39,9 @@ void Property(nb::handle cls, const char* name, Get&& get, Set&& set,
   nb::object property = nb::module_::import_("builtins").attr("property");
   nb::setattr(cls, name,
               property(nb::cpp_function(std::forward<Get>(get), nb::is_method()),
-                       nb::cpp_function(std::forward<Set>(set), nb::is_method()), nb::none(),
-                       doc ? nb::object(nb::str(doc)) : nb::none()));
+                       nb::cpp_function(std::forward<Set>(set), nb::is_method(),
+                                        nb::arg("value").none()),
+                       nb::none(), doc ? nb::object(nb::str(doc)) : nb::none()));
 }
 template <typename Get>
 void ReadOnlyProperty(nb::handle cls, const char* name, Get&& get, const char* doc = nullptr) {

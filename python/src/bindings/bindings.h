@@ -13,6 +13,8 @@
 #include "interop/python.h"
 
 namespace pams {
+class IndexMarket;
+class Market;
 class Runner;
 }  // namespace pams
 
@@ -42,6 +44,9 @@ void BindHandBuiltMarkets(nb::module_& m);  // also calls the two below
 void BindHandBuiltOrderBooks(nb::module_& m);
 void BindHandBuiltFundamentals(nb::module_& m);
 void BindHandBuiltSimulation(nb::module_& m);
+// Market's and IndexMarket's methods for objects built by hand
+// (hand_built_market.cc).
+void BindHandBuiltMarketMethods(nb::handle market_cls, nb::handle index_cls);
 
 // The engine runner and the Python side of the run of a _core.Runner
 // (runner.cc), for the bindings of its steps and workers; runner is a
@@ -49,6 +54,17 @@ void BindHandBuiltSimulation(nb::module_& m);
 Runner& EngineRunnerOf(nb::handle runner);
 Runner& EngineOfRunnerCore(nb::handle runner_core);
 PythonRun& PythonRunOf(nb::handle runner_core);
+
+// Raises, naming `method`, for a price the market's tick grid cannot take:
+// ValueError for NaN (PAMS's round() raises it), OverflowError for one of
+// more than 9.2e18 ticks or infinite (the engine's tick levels are ints of
+// 64 bits; PAMS's round() raises OverflowError for an infinite one).
+void CheckTickPrice(const Market& market, double price, const char* method);
+// Raises, naming `method`, where PAMS's index computations would: no
+// component or shares adding up to 0 (ZeroDivisionError), a component whose
+// outstanding_shares was set to None after it was added (TypeError: None
+// times a price).
+void CheckComponents(const IndexMarket& index, const char* method);
 
 }  // namespace pams::python
 

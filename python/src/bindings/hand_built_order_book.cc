@@ -18,6 +18,7 @@
 
 #include "bindings/binding_helpers.h"
 #include "bindings/bindings.h"
+#include "interop/arguments.h"
 #include "interop/hand_built.h"
 #include "interop/python_agents.h"
 #include "interop/python_events.h"
@@ -58,6 +59,25 @@ void RequireHandBuiltBook(nb::handle book, const char* method) {
             "to change one by hand");
 }
 
+// Whether the market that owns `book` is placing `action` with it now: a
+// program replaced OrderBook.add or .cancel with a function that calls
+// pams_cpp's own (hand_built_market.cc), which then does what PAMS's book
+// does to the action and leaves the book itself to the market's engine.
+bool PlacingNow(nb::handle book, nb::handle action) {
+  return !IsHandBuiltBook(book) && nb::getattr(book, "_placing", nb::none()).is(action);
+}
+
+// The order of a book built by hand that `key` stands for, as the engine
+// holds it (nullptr: gone). The Python object's fields may have been
+// changed since it was added; the engine's copy is what the book holds.
+const Order* HeldOrder(const OrderBook& book, int64_t key) {
+  const Order* found = nullptr;
+  book.for_each([&](const Order& o) {
+    if (o.order_id == key) found = &o;
+  });
+  return found;
+}
+
 nb::object KeyOf(nb::handle book, nb::handle order) {
   nb::dict keys = nb::cast<nb::dict>(book.attr("_keys"));
   nb::object id = nb::module_::import_("builtins").attr("id")(order);
@@ -70,7 +90,17 @@ void ForgetKey(nb::handle book, nb::handle order, nb::handle key) {
   nb::cast<nb::dict>(book.attr("_keys")).attr("pop")(id, nb::none());
 }
 
-// The engine's copy of a Python order of a book built by hand.
+// An Order (a Cancel) of pams_cpp: TypeError naming `what` otherwise.
+void RequireOrderObject(nb::handle order, const char* what) {
+  if (!nb::isinstance(order, nb::module_::import_("pams_cpp.order").attr("Order"))) {
+    RaiseArgument(PyExc_TypeError, what, "an Order", order);
+  }
+}
+void RequireCancelObject(nb::handle cancel, const char* what) {
+  if (!nb::isinstance(cancel, nb::module_::import_("pams_cpp.order").attr("Cancel"))) {
+    RaiseArgument(PyExc_TypeError, what, "a Cancel", cancel);
+  }
+}
 
 void BindOrderBookMethods(nb::module_& m) {
   nb::handle cls = nb::type<OrderBook>();
@@ -84,15 +114,27 @@ void BindOrderBookMethods(nb::module_& m) {
   Method(
       cls, "add",
       [](nb::handle self, nb::handle order) {
+        if (PlacingNow(self, order)) {
+          // What PAMS's add does to the order; the market's engine places it.
+          order.attr("placed_at") = nb::cast<const OrderBook&>(self).time();
+          return;
+        }
         RequireHandBuiltBook(self, "add");
         OrderBook& book = nb::cast<OrderBook&>(self);
-        if (nb::cast<bool>(order.attr("is_buy")) != book.is_buy()) {
+        RequireOrderObject(order, "OrderBook.add: order");
+        // PAMS compares is_buy with ==, whatever it holds.
+        if (!nb::getattr(order, "is_buy", nb::none()).equal(nb::bool_(book.is_buy()))) {
           Raise(PyExc_ValueError, "buy/sell is incorrect");
         }
         if (!KeyOf(self, order).is_none()) Raise(PyExc_ValueError, "the order is in the book");
         Order engine = OrderFields(order);
         if (engine.kind == OrderKind::kLimit && !engine.price) {
           Raise(PyExc_ValueError, "a limit order needs a price");
+        }
+        // The engine's book orders its entries by price: a NaN price has no
+        // place in that order (PAMS's heap would take it and misorder).
+        if (engine.price && std::isnan(*engine.price)) {
+          Raise(PyExc_ValueError, "OrderBook.add: the order's price must be a number, not NaN");
         }
         const int64_t key = nb::cast<int64_t>(self.attr("_next_key"));
         self.attr("_next_key") = key + 1;
@@ -103,7 +145,7 @@ void BindOrderBookMethods(nb::module_& m) {
         nb::cast<nb::dict>(self.attr("_keys"))[nb::module_::import_("builtins").attr("id")(
             order)] = nb::int_(key);
       },
-      nb::arg("order"),
+      nb::arg("order").none(), nb::sig("def add(self, order: typing.Any) -> None"),
       "Adds an order to a book built by hand, setting its ``placed_at`` to the\n"
       "book's time and giving it a place in the book's priority.\n\n"
       "Args:\n    order (Order): an order of the book's side.\n\n"
@@ -118,31 +160,35 @@ void BindOrderBookMethods(nb::module_& m) {
         OrderBook& book = nb::cast<OrderBook&>(self);
         nb::object key = KeyOf(self, order);
         if (key.is_none()) Raise(PyExc_ValueError, "the order is not in the book");
-        if (order.attr("placed_at").is_none()) {
+        if (nb::getattr(order, "placed_at", nb::none()).is_none()) {
           Raise(PyExc_AssertionError, "the order is not yet placed");
         }
-        Order probe = OrderFields(order);
-        probe.order_id = nb::cast<int64_t>(key);
-        book.remove(probe);
+        if (const Order* held = HeldOrder(book, nb::cast<int64_t>(key))) book.remove(*held);
         ForgetKey(self, order, key);
       },
-      nb::arg("order"));
+      nb::arg("order").none());
   Method(
       cls, "cancel",
       [](nb::handle self, nb::handle cancel) {
+        RequireCancelObject(cancel, "OrderBook.cancel: cancel");
+        nb::object order = cancel.attr("order");
+        RequireOrderObject(order, "OrderBook.cancel: the cancel's order");
+        if (PlacingNow(self, cancel)) {
+          // What PAMS's cancel does; the market's engine takes the order out.
+          order.attr("is_canceled") = true;
+          cancel.attr("placed_at") = nb::cast<const OrderBook&>(self).time();
+          return;
+        }
         RequireHandBuiltBook(self, "cancel");
         OrderBook& book = nb::cast<OrderBook&>(self);
-        nb::object order = cancel.attr("order");
         order.attr("is_canceled") = true;
         cancel.attr("placed_at") = book.time();
         nb::object key = KeyOf(self, order);
         if (key.is_none()) return;  // executed before the cancel, as in PAMS
-        Order probe = OrderFields(order);
-        probe.order_id = nb::cast<int64_t>(key);
-        book.remove(probe);
+        if (const Order* held = HeldOrder(book, nb::cast<int64_t>(key))) book.remove(*held);
         ForgetKey(self, order, key);
       },
-      nb::arg("cancel"),
+      nb::arg("cancel").none(), nb::sig("def cancel(self, cancel: typing.Any) -> None"),
       "Takes a canceled order out of a book built by hand; marks the order\n"
       "canceled and sets the cancel's ``placed_at`` to the book's time.\n\n"
       "Args:\n    cancel (Cancel): the cancel of an order in the book (an order\n"
@@ -151,20 +197,35 @@ void BindOrderBookMethods(nb::module_& m) {
       "        market._cancel_order).");
   Method(
       cls, "change_order_volume",
-      [](nb::handle self, nb::handle order, int64_t delta) {
+      [](nb::handle self, nb::handle order, Arg<int64_t> delta_arg) {
         RequireHandBuiltBook(self, "change_order_volume");
         OrderBook& book = nb::cast<OrderBook&>(self);
-        const int64_t volume = nb::cast<int64_t>(order.attr("volume")) + delta;
+        RequireOrderObject(order, "OrderBook.change_order_volume: order");
+        const int64_t delta = IntArg(delta_arg.object, "OrderBook.change_order_volume: delta");
+        const int64_t before = IntArg(order.attr("volume"), "an order's volume");
+        int64_t volume = 0;
+        if (__builtin_add_overflow(before, delta, &volume)) {
+          Raise(PyExc_OverflowError,
+                "OrderBook.change_order_volume: the volume would not fit in 64 bits");
+        }
         order.attr("volume") = volume;
         nb::object key = KeyOf(self, order);
         if (key.is_none()) Raise(PyExc_ValueError, "the order is not in the book");
         if (volume < 0) Raise(PyExc_AssertionError, "an order's volume cannot be negative");
-        Order probe = OrderFields(order);
-        probe.order_id = nb::cast<int64_t>(key);
-        book.change_order_volume(probe, delta);
-        if (volume == 0) ForgetKey(self, order, key);
+        const Order* held = HeldOrder(book, nb::cast<int64_t>(key));
+        if (held != nullptr) {
+          // The engine's copy changes by the same delta, from what it holds.
+          const int64_t now = held->volume;
+          if (now + delta <= 0) {
+            book.remove(*held);
+          } else {
+            book.change_order_volume(*held, delta);
+          }
+        }
+        if (volume == 0 || held == nullptr) ForgetKey(self, order, key);
       },
-      nb::arg("order"), nb::arg("delta"),
+      nb::arg("order").none(), nb::arg("delta").none(),
+      nb::sig("def change_order_volume(self, order: typing.Any, delta: int) -> None"),
       "Changes the volume of an order in a book built by hand by delta; an\n"
       "order whose volume reaches 0 leaves the book.\n\n"
       "Args:\n    order (Order): an order in the book.\n"
@@ -172,6 +233,10 @@ void BindOrderBookMethods(nb::module_& m) {
       "Raises:\n    ValueError: the order is not in the book.\n"
       "    AssertionError: the volume would become negative.\n"
       "    RuntimeError: the book is a market's.");
+  // pams_cpp's own add and cancel, kept to tell a replacement (a program's,
+  // unittest.mock.patch's) from them (hand_built_market.cc).
+  nb::setattr(cls, "_engine_add", nb::getattr(cls, "add"));
+  nb::setattr(cls, "_engine_cancel", nb::getattr(cls, "cancel"));
   Method(cls, "get_best_order", [](nb::handle self) -> nb::object {
     const OrderBook& book = nb::cast<const OrderBook&>(self);
     const Order* best = book.best_order();
@@ -193,9 +258,11 @@ void BindOrderBookMethods(nb::module_& m) {
   nb::sig("def get_best_order(self) -> typing.Any"));
   Method(
       cls, "_set_time",
-      [](nb::handle self, int64_t time) {
+      [](nb::handle self, Arg<int64_t> time_arg) {
         OrderBook& book = nb::cast<OrderBook&>(self);
         RequireHandBuiltBook(self, "_set_time");
+        const int64_t time =
+            StepArg(time_arg.object, "OrderBook._set_time: time", -kMaxHandBuiltStep);
         std::vector<Order> expired;
         book.set_time(time, &expired);
         nb::object log_class = nb::module_::import_("pams_cpp.logs.base").attr("ExpirationLog");
@@ -212,7 +279,7 @@ void BindOrderBookMethods(nb::module_& m) {
         }
         return logs;
       },
-      nb::arg("time"));
+      nb::arg("time").none());
   Method(cls, "_update_time", [](nb::handle self) {
     const OrderBook& book = nb::cast<const OrderBook&>(self);
     self.attr("_set_time")(book.time() + 1);

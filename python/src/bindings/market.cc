@@ -20,14 +20,17 @@
 #include <string>
 
 #include "bindings/bindings.h"
+#include "interop/arguments.h"
+#include "interop/hand_built.h"
 #include "interop/python_markets.h"
 #include "interop/python_run.h"
 #include "interop/python_transaction_fees.h"
 #include "interop/values.h"
+#include "pams/market/fundamentals.h"
 #include "pams/market/index_market.h"
 #include "pams/market/market.h"
 #include "pams/market/order_book.h"
-#include "pams/market/order_book.h"
+#include "pams/simulator/simulator.h"
 
 namespace pams::python {
 
@@ -133,7 +136,7 @@ const auto kInt = [](auto v) -> nb::object { return nb::int_(static_cast<int64_t
 // A getter at one time (`one`) and over many (`times`: an iterable or None
 // for all steps), as PAMS's get_x(time) and get_xs(times).
 template <typename One>
-nb::list Many(const Market& m, nb::handle times, One one) {
+nb::list Many(const Market& m, nb::handle times, One one, const char* what) {
   nb::list out;
   if (times.is_none()) {
     for (int64_t t = 0; t <= m.get_time(); ++t) out.append(one(m, t));
@@ -141,13 +144,17 @@ nb::list Many(const Market& m, nb::handle times, One one) {
   }
   // PAMS checks every time before reading any.
   nb::list ts = nb::list(nb::iter(times));
+  std::vector<int64_t> steps;
   for (nb::handle t : ts) {
-    if (nb::cast<int64_t>(t) > m.get_time()) {
+    const std::optional<int64_t> step = TimeArg(t, what);
+    if (!step) RaiseArgument(PyExc_TypeError, what, "ints", t);
+    if (*step > m.get_time()) {
       PyErr_SetString(PyExc_AssertionError, "Cannot refer the future parameters");
       throw nb::python_error();
     }
+    steps.push_back(*step);
   }
-  for (nb::handle t : ts) out.append(one(m, Resolve(m, nb::cast<int64_t>(t))));
+  for (int64_t t : steps) out.append(one(m, Resolve(m, t)));
   return out;
 }
 
@@ -208,6 +215,55 @@ nb::dict Book(const Market& m, const OrderBook& book) {
 nb::object TickSize(const Market& m) {
   if (m.tick_size_is_int()) return nb::int_(static_cast<int64_t>(m.tick_size()));
   return nb::float_(m.tick_size());
+}
+
+// A price for the tick grid: a number (TypeError), not NaN (ValueError),
+// within the engine's tick levels (OverflowError).
+double TickPrice(const Market& m, Arg<double> price, const char* method) {
+  const std::string what = std::string(method) + ": price";
+  const double p = NumberArg(price.object, what.c_str());
+  CheckTickPrice(m, p, method);
+  return p;
+}
+
+}  // namespace
+
+void CheckComponents(const IndexMarket& index, const char* method) {
+  int64_t total = 0;
+  for (const Market* c : index.get_components()) {
+    if (!c->outstanding_shares()) {
+      Raise(PyExc_TypeError, std::string(method) + ": component " + c->name() +
+                                 " has no outstanding_shares (None)");
+    }
+    total += *c->outstanding_shares();
+  }
+  if (total == 0) {
+    Raise(PyExc_ZeroDivisionError,
+          std::string(method) + ": the components' outstanding shares add up to 0 (" +
+              std::to_string(index.get_components().size()) + " components)");
+  }
+}
+
+namespace {
+
+// PAMS's Market.change_fundamental_price: the market's fundamental price
+// now, and the Fundamentals' (whose path goes on from it), times scale.
+// Checked before anything changes: a market before its first step is
+// PAMS's IndexError (its list is empty), one without a fundamental path
+// (an index market, a market not added to the Fundamentals) PAMS's
+// KeyError.
+void ChangeFundamentalPrice(nb::handle self, Arg<double> scale) {
+  Market& mk = nb::cast<Market&>(self);
+  const double s = NotNanArg(scale.object, "Market.change_fundamental_price: scale");
+  if (mk.get_time() < 0) {
+    Raise(PyExc_IndexError, "Market.change_fundamental_price: market " + mk.name() +
+                                " has no step yet (time -1): call _update_time first");
+  }
+  if (!ContextOf(self, "market").simulator().fundamentals().has_market(mk.market_id())) {
+    PyErr_SetObject(PyExc_KeyError, nb::int_(mk.market_id()).ptr());
+    throw nb::python_error();
+  }
+  mk.change_fundamental_price(s);
 }
 
 }  // namespace
@@ -336,9 +392,9 @@ void BindPythonMarkets(nb::class_<Market>& market) {
 }  // namespace
 
 void BindMarket(nb::module_& m) {
-  using T = std::optional<int64_t>;
-  const auto time_arg = nb::arg("time") = nb::none();
-  const auto times_arg = nb::arg("times") = nb::none();
+  using T = Arg<std::optional<int64_t>>;
+  const auto time_arg = nb::arg("time").none() = nb::none();
+  const auto times_arg = nb::arg("times").none() = nb::none();
   nb::class_<Market> market(m, "Market", nb::dynamic_attr(), kMarketDoc);
   BindPythonMarkets(market);
   market.def_prop_ro("market_id", &Market::market_id,
@@ -361,7 +417,9 @@ void BindMarket(nb::module_& m) {
            "Returns:\n    int: the step, counted from 0 over all sessions; -1 before the\n"
            "    first step.")
       .def("get_market_price",
-           [](const Market& mk, T time) {
+           [](const Market& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "Market.get_market_price: time");
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().market_prices, time, kRequired);
              return MarketPrice(mk, Resolve(mk, time));
            },
@@ -373,14 +431,18 @@ void BindMarket(nb::module_& m) {
                   "\n    AssertionError: the step has no market price yet.").c_str(),
            nb::sig("def get_market_price(self, time: int | None = None) -> float | int"))
       .def("get_market_prices",
-           [](const Market& mk, nb::handle times) { return Many(mk, times, MarketPrice); },
+           [](const Market& mk, nb::handle times) {
+             return Many(mk, times, MarketPrice, "Market.get_market_prices: times");
+           },
            times_arg,
            AtTimes("The market prices at several steps (see get_market_price).",
                    "List[float | int]: one market price per step.",
                    "\n    AssertionError: one of the steps has no market price yet.").c_str(),
            nb::sig("def get_market_prices(self, times: collections.abc.Iterable[int] | None = None) -> list[float | int]"))
       .def("get_mid_price",
-           [](const Market& mk, T time) {
+           [](const Market& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "Market.get_mid_price: time");
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().mid_prices, time, kOptional);
              return Mid(mk, Resolve(mk, time));
            }, time_arg,
@@ -391,14 +453,18 @@ void BindMarket(nb::module_& m) {
                   "").c_str(),
            nb::sig("def get_mid_price(self, time: int | None = None) -> float | None"))
       .def("get_mid_prices",
-           [](const Market& mk, nb::handle times) { return Many(mk, times, Mid); },
+           [](const Market& mk, nb::handle times) {
+             return Many(mk, times, Mid, "Market.get_mid_prices: times");
+           },
            times_arg,
            AtTimes("The mid prices at several steps (see get_mid_price).",
                    "List[float | None]: one mid price per step, None where a book was\n    empty.",
                    "").c_str(),
            nb::sig("def get_mid_prices(self, times: collections.abc.Iterable[int] | None = None) -> list[float | None]"))
       .def("get_last_executed_price",
-           [](const Market& mk, T time) {
+           [](const Market& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "Market.get_last_executed_price: time");
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().last_executed_prices, time, kOptional);
              return LastExecuted(mk, Resolve(mk, time));
            },
@@ -408,14 +474,18 @@ void BindMarket(nb::module_& m) {
                   "").c_str(),
            nb::sig("def get_last_executed_price(self, time: int | None = None) -> float | int | None"))
       .def("get_last_executed_prices",
-           [](const Market& mk, nb::handle times) { return Many(mk, times, LastExecuted); },
+           [](const Market& mk, nb::handle times) {
+             return Many(mk, times, LastExecuted, "Market.get_last_executed_prices: times");
+           },
            times_arg,
            AtTimes("The last execution prices at several steps (see\nget_last_executed_price).",
                    "List[float | int | None]: one price per step, None before the first\n    execution.",
                    "").c_str(),
            nb::sig("def get_last_executed_prices(self, times: collections.abc.Iterable[int] | None = None) -> list[float | int | None]"))
       .def("get_fundamental_price",
-           [](const Market& mk, T time) {
+           [](const Market& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "Market.get_fundamental_price: time");
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().fundamental_prices, time, kRequired);
              return Fundamental(mk, Resolve(mk, time));
            },
@@ -425,14 +495,18 @@ void BindMarket(nb::module_& m) {
                   "\n    AssertionError: the step has no fundamental price yet.").c_str(),
            nb::sig("def get_fundamental_price(self, time: int | None = None) -> float"))
       .def("get_fundamental_prices",
-           [](const Market& mk, nb::handle times) { return Many(mk, times, Fundamental); },
+           [](const Market& mk, nb::handle times) {
+             return Many(mk, times, Fundamental, "Market.get_fundamental_prices: times");
+           },
            times_arg,
            AtTimes("The fundamental prices at several steps (see get_fundamental_price).",
                    "List[float]: one fundamental price per step.",
                    "\n    AssertionError: one of the steps has no fundamental price yet.").c_str(),
            nb::sig("def get_fundamental_prices(self, times: collections.abc.Iterable[int] | None = None) -> list[float]"))
       .def("get_executed_volume",
-           [](const Market& mk, T time) {
+           [](const Market& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "Market.get_executed_volume: time");
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().executed_volumes, time, kInt);
              return Volume(mk, Resolve(mk, time));
            }, time_arg,
@@ -441,14 +515,18 @@ void BindMarket(nb::module_& m) {
                   "").c_str(),
            nb::sig("def get_executed_volume(self, time: int | None = None) -> int"))
       .def("get_executed_volumes",
-           [](const Market& mk, nb::handle times) { return Many(mk, times, Volume); },
+           [](const Market& mk, nb::handle times) {
+             return Many(mk, times, Volume, "Market.get_executed_volumes: times");
+           },
            times_arg,
            AtTimes("The executed volumes of several steps (see get_executed_volume).",
                    "List[int]: one volume per step.",
                    "").c_str(),
            nb::sig("def get_executed_volumes(self, times: collections.abc.Iterable[int] | None = None) -> list[int]"))
       .def("get_executed_total_price",
-[](const Market& mk, T time) {
+           [](const Market& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "Market.get_executed_total_price: time");
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().executed_total_prices, time, kInt);
              return ExecutedTotalPrice(mk, Resolve(mk, time));
            },
@@ -459,7 +537,7 @@ void BindMarket(nb::module_& m) {
            nb::sig("def get_executed_total_price(self, time: int | None = None) -> float | int"))
       .def("get_executed_total_prices",
            [](const Market& mk, nb::handle times) {
-             return Many(mk, times, ExecutedTotalPrice);
+             return Many(mk, times, ExecutedTotalPrice, "Market.get_executed_total_prices: times");
            },
            times_arg,
            AtTimes("The executed values of several steps (see get_executed_total_price).",
@@ -467,7 +545,9 @@ void BindMarket(nb::module_& m) {
                    "").c_str(),
            nb::sig("def get_executed_total_prices(self, times: collections.abc.Iterable[int] | None = None) -> list[float | int]"))
       .def("get_n_buy_order",
-           [](const Market& mk, T time) {
+           [](const Market& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "Market.get_n_buy_order: time");
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().n_buy_orders, time, kInt);
              return BuyOrders(mk, Resolve(mk, time));
            },
@@ -477,14 +557,18 @@ void BindMarket(nb::module_& m) {
                   "").c_str(),
            nb::sig("def get_n_buy_order(self, time: int | None = None) -> int"))
       .def("get_n_buy_orders",
-           [](const Market& mk, nb::handle times) { return Many(mk, times, BuyOrders); },
+           [](const Market& mk, nb::handle times) {
+             return Many(mk, times, BuyOrders, "Market.get_n_buy_orders: times");
+           },
            times_arg,
            AtTimes("The numbers of buy orders at the end of several steps.",
                    "List[int]: one count per step.",
                    "").c_str(),
            nb::sig("def get_n_buy_orders(self, times: collections.abc.Iterable[int] | None = None) -> list[int]"))
       .def("get_n_sell_order",
-           [](const Market& mk, T time) {
+           [](const Market& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "Market.get_n_sell_order: time");
              if (mk.get_time() < 0) return BeforeStart(mk, mk.history_entries().n_sell_orders, time, kInt);
              return SellOrders(mk, Resolve(mk, time));
            },
@@ -494,13 +578,19 @@ void BindMarket(nb::module_& m) {
                   "").c_str(),
            nb::sig("def get_n_sell_order(self, time: int | None = None) -> int"))
       .def("get_n_sell_orders",
-           [](const Market& mk, nb::handle times) { return Many(mk, times, SellOrders); },
+           [](const Market& mk, nb::handle times) {
+             return Many(mk, times, SellOrders, "Market.get_n_sell_orders: times");
+           },
            times_arg,
            AtTimes("The numbers of sell orders at the end of several steps.",
                    "List[int]: one count per step.",
                    "").c_str(),
            nb::sig("def get_n_sell_orders(self, times: collections.abc.Iterable[int] | None = None) -> list[int]"))
-      .def("get_vwap", &Vwap, time_arg,
+      .def("get_vwap",
+           [](const Market& mk, T time) {
+             return Vwap(mk, TimeArg(time.object, "Market.get_vwap: time"));
+           },
+           time_arg,
            AtTime("The volume-weighted average execution price from step 0 to a step.",
                   "float: the executed value over the executed volume of those steps;\n"
                   "    NaN when nothing executed in them.").c_str())
@@ -545,8 +635,8 @@ void BindMarket(nb::module_& m) {
       // Multiplies the fundamental price by scale from now on (what PAMS's
       // FundamentalPriceShock does).
       .def("change_fundamental_price",
-           [](Market& mk, double scale) { mk.change_fundamental_price(scale); },
-           nb::arg("scale"),
+           &ChangeFundamentalPrice, nb::arg("scale").none(),
+           nb::sig("def change_fundamental_price(self, scale: float) -> None"),
            "Multiplies the fundamental price by scale from the current step on.\n\n"
            "This is what FundamentalPriceShock does; the fundamental process goes on\n"
            "from the scaled price.\n\n"
@@ -562,27 +652,44 @@ void BindMarket(nb::module_& m) {
            "Returns:\n    bool: True when a market order faces the other side, or the best\n"
            "    buy price is at or above the best sell price.")
       .def("convert_to_tick_level_rounded_lower",
-           &Market::convert_to_tick_level_rounded_lower, nb::arg("price"),
+           [](const Market& mk, Arg<double> price) {
+             return mk.convert_to_tick_level_rounded_lower(
+                 TickPrice(mk, price, "Market.convert_to_tick_level_rounded_lower"));
+           },
+           nb::arg("price").none(),
+           nb::sig("def convert_to_tick_level_rounded_lower(self, price: float) -> int"),
            "The tick level at or below a price (the price over tick_size, rounded\n"
            "down).\n\nArgs:\n    price (float): the price.\n\n"
            "Returns:\n    int: the tick level.")
       .def("convert_to_tick_level_rounded_upper",
-           &Market::convert_to_tick_level_rounded_upper, nb::arg("price"),
+           [](const Market& mk, Arg<double> price) {
+             return mk.convert_to_tick_level_rounded_upper(
+                 TickPrice(mk, price, "Market.convert_to_tick_level_rounded_upper"));
+           },
+           nb::arg("price").none(),
+           nb::sig("def convert_to_tick_level_rounded_upper(self, price: float) -> int"),
            "The tick level at or above a price (the price over tick_size, rounded\n"
            "up).\n\nArgs:\n    price (float): the price.\n\n"
            "Returns:\n    int: the tick level.")
-      .def("convert_to_tick_level", &Market::convert_to_tick_level, nb::arg("price"),
-           nb::arg("is_buy"),
+      .def("convert_to_tick_level",
+           [](const Market& mk, Arg<double> price, Arg<bool> is_buy) {
+             return mk.convert_to_tick_level(
+                 TickPrice(mk, price, "Market.convert_to_tick_level"),
+                 TruthArg(is_buy.object, "Market.convert_to_tick_level: is_buy"));
+           },
+           nb::arg("price").none(), nb::arg("is_buy").none(),
+           nb::sig("def convert_to_tick_level(self, price: float, is_buy: bool) -> int"),
            "The tick level an order's price moves to: down for a buy order, up for\n"
            "a sell order, so that the order never gets a worse price than it asked.\n\n"
            "Args:\n    price (float): the order's price.\n"
            "    is_buy (bool): whether the order buys.\n\n"
            "Returns:\n    int: the tick level.")
       .def("convert_to_price",
-           [](const Market& mk, int64_t level) {
-             return Price(mk, mk.convert_to_price(level));
+           [](const Market& mk, Arg<int64_t> level) {
+             return Price(mk, mk.convert_to_price(
+                                  IntArg(level.object, "Market.convert_to_price: tick_level")));
            },
-           nb::arg("tick_level"),
+           nb::arg("tick_level").none(),
            "The price of a tick level (tick_level times tick_size).\n\n"
            "Args:\n    tick_level (int): the tick level.\n\n"
            "Returns:\n    float | int: the price (an int where tick_size is an int).",
@@ -598,21 +705,29 @@ void BindMarket(nb::module_& m) {
                    "(its group's transactionFee; None: no fee). Since PAMS's development\n"
                    "branch.")
       .def("get_transaction_fee_revenue",
-           [](const Market& mk, T time) { return FeeRevenue(mk, Resolve(mk, time)); },
+           [](const Market& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "Market.get_transaction_fee_revenue: time");
+             return FeeRevenue(mk, Resolve(mk, time));
+           },
            time_arg,
            AtTime("The transaction fees the market collected in a step, both sides of\n"
                   "every execution (since PAMS's development branch).",
                   "float: the revenue; 0.0 in a market without a fee.").c_str(),
            nb::sig("def get_transaction_fee_revenue(self, time: int | None = None) -> float"))
       .def("get_transaction_fee_revenues",
-           [](const Market& mk, nb::handle times) { return Many(mk, times, FeeRevenue); },
+           [](const Market& mk, nb::handle times) {
+             return Many(mk, times, FeeRevenue, "Market.get_transaction_fee_revenues: times");
+           },
            times_arg,
            AtTimes("The transaction fees the market collected in several steps (dev).",
                    "List[float]: one revenue per step (0.0 in a market without a fee).",
                    "").c_str(),
            nb::sig("def get_transaction_fee_revenues(self, times: collections.abc.Iterable[int] | None = None) -> list[float]"))
       .def("get_cumulative_transaction_fee_revenue",
-           [](const Market& mk, T time) {
+           [](const Market& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "Market.get_cumulative_transaction_fee_revenue: time");
              // PAMS: sum(revenues[:max(time + 1, 0)], 0.0).
              const int64_t t = time.value_or(mk.get_time());
              if (t > mk.get_time()) {
@@ -641,7 +756,9 @@ void BindMarket(nb::module_& m) {
       "    name (str): the market's name.\n"
       "    logger (Logger | None): where its logs go (None: the simulator's).")
       .def("get_fundamental_index",
-           [](const IndexMarket& mk, T time) {
+           [](const IndexMarket& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "IndexMarket.get_fundamental_index: time");
              return mk.get_fundamental_index(ResolvePresent(mk, time));
            },
            time_arg,
@@ -649,7 +766,10 @@ void BindMarket(nb::module_& m) {
                   "fundamental process gave, as get_fundamental_price).",
                   "float: the fundamental index.").c_str())
       .def("get_market_index",
-           [](const IndexMarket& mk, T time) {
+           [](const IndexMarket& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "IndexMarket.get_market_index: time");
+             CheckComponents(mk, "IndexMarket.get_market_index");
              return mk.get_market_index(ResolvePresent(mk, time));
            },
            time_arg,
@@ -657,12 +777,20 @@ void BindMarket(nb::module_& m) {
                   "compute_market_index).",
                   "float: the market index.").c_str())
       .def("get_index",
-           [](const IndexMarket& mk, T time) { return mk.get_index(ResolvePresent(mk, time)); },
+           [](const IndexMarket& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "IndexMarket.get_index: time");
+             CheckComponents(mk, "IndexMarket.get_index");
+             return mk.get_index(ResolvePresent(mk, time));
+           },
            time_arg,
            AtTime("The index at a step: the same as get_market_index.",
                   "float: the market index.").c_str())
       .def("compute_fundamental_index",
-           [](const IndexMarket& mk, T time) {
+           [](const IndexMarket& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "IndexMarket.compute_fundamental_index: time");
+             CheckComponents(mk, "IndexMarket.compute_fundamental_index");
              return mk.compute_fundamental_index(ResolvePresent(mk, time));
            },
            time_arg,
@@ -670,7 +798,10 @@ void BindMarket(nb::module_& m) {
                   "sum weighted by outstanding shares over the total shares.",
                   "float: the computed fundamental index.").c_str())
       .def("compute_market_index",
-           [](const IndexMarket& mk, T time) {
+           [](const IndexMarket& mk, T time_arg) {
+             const std::optional<int64_t> time =
+                 TimeArg(time_arg.object, "IndexMarket.compute_market_index: time");
+             CheckComponents(mk, "IndexMarket.compute_market_index");
              return mk.compute_market_index(ResolvePresent(mk, time));
            },
            time_arg,

@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "interop/arguments.h"
 #include "interop/python.h"
 #include "interop/python_markets.h"
 #include "interop/python_run.h"
@@ -38,11 +39,36 @@ namespace pams::python {
 namespace {
 
 
-std::vector<double> Prices(nb::handle values) {
+// A history list a Python market's setup assigns (`name`): its items as
+// the engine's, or TypeError naming the list (prices: numbers or None,
+// counts and volumes: ints).
+void RequireList(nb::handle values, const std::string& name) {
+  if (values.is_none() || !nb::hasattr(values, "__iter__") || nb::isinstance<nb::str>(values)) {
+    RaiseArgument(PyExc_TypeError, ("Market." + name).c_str(), "a list", values);
+  }
+}
+std::vector<double> Prices(nb::handle values, const std::string& name) {
+  RequireList(values, name);
+  const std::string what = "Market." + name + "'s items";
   std::vector<double> out;
   for (nb::handle v : values) {
-    out.push_back(v.is_none() ? std::numeric_limits<double>::quiet_NaN() : nb::cast<double>(v));
+    out.push_back(v.is_none() ? std::numeric_limits<double>::quiet_NaN()
+                              : NumberArg(v, what.c_str()));
   }
+  return out;
+}
+std::vector<double> Numbers(nb::handle values, const std::string& name) {
+  RequireList(values, name);
+  const std::string what = "Market." + name + "'s items";
+  std::vector<double> out;
+  for (nb::handle v : values) out.push_back(NumberArg(v, what.c_str()));
+  return out;
+}
+std::vector<int64_t> Counts(nb::handle values, const std::string& name) {
+  RequireList(values, name);
+  const std::string what = "Market." + name + "'s items";
+  std::vector<int64_t> out;
+  for (nb::handle v : values) out.push_back(IntArg(v, what.c_str()));
   return out;
 }
 
@@ -77,22 +103,22 @@ class PyMarket final : public Base, public PythonMarketCalls {
   bool SetHistory(const std::string& name, nb::handle values) override {
     typename Base::Histories& h = this->histories();
     if (name == "_executed_volumes") {
-      h.executed_volumes = nb::cast<std::vector<int64_t>>(values);
+      h.executed_volumes = Counts(values, name);
     } else if (name == "_n_buy_orders") {
-      h.n_buy_orders = nb::cast<std::vector<int64_t>>(values);
+      h.n_buy_orders = Counts(values, name);
     } else if (name == "_n_sell_orders") {
-      h.n_sell_orders = nb::cast<std::vector<int64_t>>(values);
+      h.n_sell_orders = Counts(values, name);
     } else if (name == "_executed_total_prices") {
-      h.executed_total_prices = nb::cast<std::vector<double>>(values);
+      h.executed_total_prices = Numbers(values, name);
     } else if (name == "_market_prices") {
-      h.market_prices = Prices(values);
+      h.market_prices = Prices(values, name);
       h.market_price_is_int.assign(h.market_prices.size(), 0);
     } else if (name == "_mid_prices") {
-      h.mid_prices = Prices(values);
+      h.mid_prices = Prices(values, name);
     } else if (name == "_last_executed_prices") {
-      h.last_executed_prices = Prices(values);
+      h.last_executed_prices = Prices(values, name);
     } else if (name == "_fundamental_prices") {
-      h.fundamental_prices = Prices(values);
+      h.fundamental_prices = Prices(values, name);
     } else {
       return false;
     }
