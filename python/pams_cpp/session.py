@@ -9,6 +9,10 @@ changed as PAMS's may.
 import random
 
 from . import _core
+from ._arguments import MAX_STEP
+from ._arguments import id_of
+from ._arguments import step_of
+from ._arguments import str_of
 from ._random import EngineRandom
 from ._random import state_of
 
@@ -25,8 +29,11 @@ def _new(cls, session_id: int, prng: random.Random, session_start_time: int, sim
     if not isinstance(prng, random.Random):
         raise TypeError(f"{cls.__name__}: prng must be a random.Random, got "
                         f"{type(prng).__name__}")
-    session = context.new_session(cls, int(session_id), *state_of(prng),
-                                  int(session_start_time), str(name))
+    owner = cls.__name__
+    session = context.new_session(
+        cls, id_of(owner, "session_id", session_id), *state_of(prng),
+        step_of(owner, "session_start_time", session_start_time, -MAX_STEP),
+        str_of(owner, "name", name))
     session._prng = prng
     session._simulator = simulator
     session._logger = logger

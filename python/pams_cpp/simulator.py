@@ -30,6 +30,8 @@ from .agents.base import _EngineAgent
 from .events.base import EventHook
 from .events.base import _EngineEvent
 from .fundamentals import Fundamentals
+from .order import Cancel
+from .order import Order
 
 _HOOK_SLOTS = ("order_before", "order_after", "cancel_before", "cancel_after",
                "execution_after", "session_before", "session_after", "market_before",
@@ -363,6 +365,8 @@ class Simulator:
 
     @current_session.setter
     def current_session(self, session) -> None:
+        if session is not None:
+            _require(session, _core.Session, "Simulator.current_session", "a Session or None")
         self._context.set_current_session(session)
 
     @property
@@ -388,11 +392,11 @@ class Simulator:
                 f"the hook's event {event!r} belongs to no pams_cpp simulation (build it "
                 "with simulator=<a pams_cpp Simulator>)")
         index = self._context.event_hook_count()
-        self._context.add_event(event)
-        self._context.add_event_hook(event_hook)
-        self._hook_objects[index] = event_hook
+        # Kept alive before the engine refers to it (the engine borrows it).
         if all(e is not event for e in self._kept):
             self._kept.append(event)
+        self._context.add_event_hook(event_hook)  # adds the event the first time
+        self._hook_objects[index] = event_hook
 
     def _add_market(self, market, group_name: Optional[str] = None) -> None:
         """Adds a market.
@@ -400,14 +404,16 @@ class Simulator:
         Raises:
             ValueError: the market, its id or its name is there already.
         """
+        _require_engine(market, _core.Market, "Simulator._add_market: market", "a Market")
+        _require_group(group_name, "Simulator._add_market")
         if any(m is market for m in self.markets):
             raise ValueError("market is already registered")
         if market.market_id in self.id2market:
             raise ValueError(f"market_id {market.market_id} is duplicated")
         if market.name in self.name2market:
             raise ValueError(f"market name {market.name} is duplicate")
+        self._kept.append(market)  # alive before the engine borrows it
         self._context.add_market(market, group_name or "")
-        self._kept.append(market)
         self.markets  # noqa: B018  (hands the engine the new list)
 
     def _add_agent(self, agent, group_name: Optional[str] = None) -> None:
@@ -416,14 +422,17 @@ class Simulator:
         Raises:
             ValueError: the agent, its id or its name is there already.
         """
+        _require_engine(agent, _core.Agent, "Simulator._add_agent: agent",
+                        "an Agent built with a pams_cpp Simulator")
+        _require_group(group_name, "Simulator._add_agent")
         if any(a is agent for a in self.agents):
             raise ValueError("agent is already registered")
         if agent.agent_id in self.id2agent:
             raise ValueError(f"agent_id {agent.agent_id} is duplicated")
         if agent.name in self.name2agent:
             raise ValueError(f"agent name {agent.name} is duplicate")
+        self._kept.append(agent)  # alive before the engine borrows it
         self._context.add_agent(agent, group_name or "")
-        self._kept.append(agent)
 
     def _add_session(self, session) -> None:
         """Adds a session.
@@ -431,14 +440,15 @@ class Simulator:
         Raises:
             ValueError: the session, its id or its name is there already.
         """
+        _require(session, _core.Session, "Simulator._add_session: session", "a Session")
         if any(s is session for s in self.sessions):
             raise ValueError("session is already registered")
         if session.session_id in self.id2session:
             raise ValueError(f"session_id {session.session_id} is duplicated")
         if session.name in self.name2session:
             raise ValueError(f"session name {session.name} is duplicate")
+        self._kept.append(session)  # alive before the engine borrows it
         self._context.add_session(session)
-        self._kept.append(session)
 
     def _update_time_on_market(self, market) -> None:
         """Moves a market to its next step (its fundamental price of that
@@ -455,6 +465,9 @@ class Simulator:
 
     def _update_agents_for_execution(self, execution_logs: List) -> None:
         """Moves cash and assets between the agents of each execution."""
+        if not isinstance(execution_logs, (list, tuple)):
+            raise TypeError("Simulator._update_agents_for_execution: execution_logs must be a "
+                            f"list of ExecutionLogs, got {execution_logs!r:.60}")
         self._context.update_agents_for_execution(execution_logs)
 
     def _check_event_class_and_instance(
@@ -473,6 +486,7 @@ class Simulator:
 
     def _trigger_event_before_order(self, order) -> None:
         """Calls the hooks before an order (they may change it)."""
+        _require(order, Order, "Simulator._trigger_event_before_order: order", "an Order")
         self._context.trigger_before_order(order)
 
     def _trigger_event_after_order(self, order_log) -> None:
@@ -481,6 +495,9 @@ class Simulator:
 
     def _trigger_event_before_cancel(self, cancel) -> None:
         """Calls the hooks before a cancel."""
+        _require(cancel, Cancel, "Simulator._trigger_event_before_cancel: cancel", "a Cancel")
+        _require(cancel.order, Order, "Simulator._trigger_event_before_cancel: the cancel's "
+                                      "order", "an Order")
         self._context.trigger_before_cancel(cancel)
 
     def _trigger_event_after_cancel(self, cancel_log) -> None:
@@ -493,10 +510,14 @@ class Simulator:
 
     def _trigger_event_before_session(self, session) -> None:
         """Calls the hooks before a session."""
+        _require(session, _core.Session, "Simulator._trigger_event_before_session: session",
+                 "a Session")
         self._context.trigger_session(session, True)
 
     def _trigger_event_after_session(self, session) -> None:
         """Calls the hooks after a session."""
+        _require(session, _core.Session, "Simulator._trigger_event_after_session: session",
+                 "a Session")
         self._context.trigger_session(session, False)
 
     def __repr__(self) -> str:
@@ -505,6 +526,28 @@ class Simulator:
             f"markets={len(self.markets)}, agents={len(self.agents)}, "
             f"sessions={len(self.sessions)}>"
         )
+
+
+def _describe(value) -> str:
+    return f"{value!r:.60} ({type(value).__name__})"
+
+
+def _require(value, cls, what: str, expected: str) -> None:
+    """value is a cls: TypeError naming the argument otherwise."""
+    if not isinstance(value, cls):
+        raise TypeError(f"{what} must be {expected}, got {_describe(value)}")
+
+
+def _require_engine(value, cls, what: str, expected: str) -> None:
+    """value is a cls or has one as its engine object (_engine)."""
+    if not isinstance(value, cls) and not isinstance(getattr(value, "_engine", None), cls):
+        raise TypeError(f"{what} must be {expected}, got {_describe(value)}")
+
+
+def _require_group(group_name, method: str) -> None:
+    if group_name is not None and not isinstance(group_name, str):
+        raise TypeError(f"{method}: group_name must be a str or None, got "
+                        f"{_describe(group_name)}")
 
 
 # The methods a runner's engine loop runs in C++: a Simulator subclass that

@@ -319,8 +319,13 @@ def _build_engine_agent(agent: Agent, agent_id: int, prng, simulator, name: str)
     from .._random import state_of
     from ..runners.base import _agent_class
 
-    agent._engine = context.new_agent(agent, _agent_class(type(agent), None), int(agent_id),
-                                      *state_of(prng), str(name))
+    from .._arguments import id_of
+    from .._arguments import str_of
+
+    owner = type(agent).__name__
+    agent._engine = context.new_agent(agent, _agent_class(type(agent), None),
+                                      id_of(owner, "agent_id", agent_id), *state_of(prng),
+                                      str_of(owner, "name", name))
 
 
 class _BuiltinAgent(Agent):

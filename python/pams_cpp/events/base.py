@@ -256,8 +256,13 @@ def _build_engine_event(event: EventABC, event_id: int, prng, session, simulator
     if not isinstance(session, _core.Session):
         raise TypeError(f"{type(event).__name__}: session must be a pams_cpp Session, got "
                         f"{type(session).__name__}")
-    event._engine = context.new_event(event, _event_class(type(event), None), int(event_id),
-                                      *state_of(prng), session, str(name))
+    from .._arguments import id_of
+    from .._arguments import str_of
+
+    owner = type(event).__name__
+    event._engine = context.new_event(event, _event_class(type(event), None),
+                                      id_of(owner, "event_id", event_id), *state_of(prng),
+                                      session, str_of(owner, "name", name))
 
 
 class _EngineEvent(EventABC):

@@ -67,8 +67,13 @@ class SequentialRunner(Runner):
 
     def _generate_markets(self, market_type_names: List[str]) -> None:
         """Creates the markets of these config groups (their setups wait in
-        _pending_setups)."""
-        self._step(_core._runner_generate_markets, list(market_type_names))
+        _pending_setups).
+
+        Raises:
+            ValueError: a name that is not a group of the config.
+        """
+        self._step(_core._runner_generate_markets,
+                   _group_names(market_type_names, "_generate_markets", "market_type_names"))
         self.simulator.markets  # noqa: B018  (hands the engine the new list)
 
     def _set_fundamental_correlation(self) -> None:
@@ -91,7 +96,8 @@ class SequentialRunner(Runner):
     def _generate_agents(self, agent_type_names: List[str]) -> None:
         """Creates the agents of these config groups (their setups wait in
         _pending_setups)."""
-        self._step(_core._runner_generate_agents, list(agent_type_names))
+        self._step(_core._runner_generate_agents,
+                   _group_names(agent_type_names, "_generate_agents", "agent_type_names"))
 
     def _generate_sessions(self) -> None:
         """Creates the sessions and their events (their setups wait in
@@ -157,6 +163,9 @@ class SequentialRunner(Runner):
         self, session: "Session"  # noqa: F821
     ) -> List[List[Union[Order, Cancel]]]:
         """The high-frequency agents' turn; returns their lists."""
+        if not isinstance(session, _core.Session) and not self.simulator.high_frequency_agents:
+            return []  # PAMS asks no agent (and reads no session) when there is none
+        _session(session, "_handle_high_frequency_orders")
         return self._step(_core._runner_handle_high_frequency_orders, session, self)
 
     def _process_order(self, session: "Session", order: Union[Order, Cancel]) -> None:  # noqa: F821
@@ -166,6 +175,7 @@ class SequentialRunner(Runner):
             AssertionError: the session accepts no orders.
             NotImplementedError: neither an Order nor a Cancel.
         """
+        _session(session, "_process_order")
         if not isinstance(order, (Order, Cancel)):
             raise NotImplementedError(f"neither an Order nor a Cancel: {order!r}")
         self._step(_core._runner_process_order, session, order)
@@ -173,6 +183,9 @@ class SequentialRunner(Runner):
     def _update_markets(self, session: "Session") -> None:  # noqa: F821
         """One step's orders: _collect_orders_from_normal_agents, then
         _handle_orders."""
+        if not isinstance(session, _core.Session) and not self.simulator.normal_frequency_agents:
+            return  # PAMS asks no agent (and reads no session) when there is none
+        _session(session, "_update_markets")
         if self._prng_is_engine and self.simulator._markets_handed:
             # As in _collect_orders_from_normal_agents.
             _core._runner_update_markets(self._core, session, self)
@@ -181,6 +194,7 @@ class SequentialRunner(Runner):
 
     def _iterate_market_updates(self, session: "Session") -> None:  # noqa: F821
         """The steps of one session (hooks, logs, orders, time)."""
+        _session(session, "_iterate_market_updates")
         self._step(_core._runner_iterate_market_updates, session, self)
 
     # --- helpers
@@ -236,6 +250,30 @@ class SequentialRunner(Runner):
             return agent.submit_orders(markets=simulator.markets)
 
         return ask
+
+
+def _session(session, step: str) -> None:
+    """A step's session: a Session (TypeError naming the step otherwise;
+    PAMS fails on the first attribute it reads)."""
+    if not isinstance(session, _core.Session):
+        raise TypeError(f"SequentialRunner.{step}: session must be a Session of the runner's "
+                        f"simulator, got {session!r:.60} ({type(session).__name__})")
+
+
+def _group_names(names, step: str, argument: str) -> List[str]:
+    """A list of config group names (PAMS looks each up in the config: a
+    value that is no str is not there either, PAMS's ValueError)."""
+    try:
+        names = list(names)
+    except TypeError:
+        raise TypeError(f"SequentialRunner.{step}: {argument} must be a list of the config's "
+                        f"group names, got {names!r:.60}") from None
+    for name in names:
+        if not isinstance(name, str):
+            raise ValueError(f"{name!r:.60} setting is missing in config "
+                             f"(SequentialRunner.{step}: {argument} holds the config's group "
+                             "names, str)")
+    return names
 
 
 def _event_hook_setup(_event) -> None:

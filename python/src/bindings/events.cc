@@ -7,8 +7,10 @@
 #include <nanobind/stl/string.h>
 
 #include <optional>
+#include <string>
 
 #include "bindings/bindings.h"
+#include "interop/arguments.h"
 #include "interop/hand_built.h"
 #include "interop/python_events.h"
 #include "interop/python_run.h"
@@ -21,6 +23,31 @@
 #include "pams/simulator/session.h"
 
 namespace pams::python {
+
+namespace {
+
+[[noreturn]] void RaiseNotSetUp(const Event& e, const char* method) {
+  Raise(PyExc_AttributeError, "event " + e.name() + ": " + method +
+                                  " before setup; call its setup(settings) first (PAMS's event "
+                                  "has no target before it either)");
+}
+
+// The Python side of an event whose built-in code Python calls (super(),
+// an event built by hand): AttributeError before its setup ran.
+PythonEventCalls& SetUpCalls(Event& e, const char* method) {
+  PythonEventCalls& p = PythonCallsOf(e);
+  if (!p.base_set_up()) RaiseNotSetUp(e, method);
+  return p;
+}
+
+// An object of pams_cpp.order's class `cls`: TypeError naming `what` otherwise.
+void RequireObject(nb::handle object, const char* cls, const char* what, const char* expected) {
+  if (!nb::isinstance(object, nb::module_::import_("pams_cpp.order").attr(cls))) {
+    RaiseArgument(PyExc_TypeError, what, expected, object);
+  }
+}
+
+}  // namespace
 
 void BindEvents(nb::module_& m) {
   nb::class_<Event>(m, "Event", nb::dynamic_attr())
@@ -43,14 +70,20 @@ void BindEvents(nb::module_& m) {
       .def_prop_ro("_state", &BuiltinState)
       // PriceLimitRule.get_limited_price for an order of that price.
       .def("_limited_price",
-           [](const Event& e, std::optional<double> price, const Market& market) {
+           [](Event& e, nb::handle price, nb::handle market) {
              const auto* rule = dynamic_cast<const PriceLimitRule*>(&e);
              if (rule == nullptr) throw SimulationError("not a PriceLimitRule");
              Order order;
-             order.price = price;
-             return rule->get_limited_price(order, market);
+             if (!price.is_none()) {
+               order.price = NumberArg(price, "PriceLimitRule.get_limited_price: the order's price");
+             }
+             const Market& m = MarketArg(market, "PriceLimitRule.get_limited_price: market");
+             if (auto* p = dynamic_cast<PythonEventCalls*>(&e); p != nullptr && !p->base_set_up()) {
+               RaiseNotSetUp(e, "get_limited_price");
+             }
+             return rule->get_limited_price(order, m);
            },
-           nb::arg("price").none(), nb::arg("market"))
+           nb::arg("price").none(), nb::arg("market").none())
       // The built-in class's own methods (Python's super()).
       .def("_base_setup",
            [](Event& e, nb::handle settings) {
@@ -81,44 +114,67 @@ void BindEvents(nb::module_& m) {
            },
            nb::arg("event_object").none() = nb::none())
       .def("_base_hooked_before_order",
-           [](Event& e, nb::handle order) { PythonCallsOf(e).BaseBeforeOrder(order); },
-           nb::arg("order"))
+           [](Event& e, nb::handle order) {
+             PythonEventCalls& p = SetUpCalls(e, "hooked_before_order");
+             RequireObject(order, "Order", "EventABC.hooked_before_order: order", "an Order");
+             p.BaseBeforeOrder(order);
+           },
+           nb::arg("order").none())
       .def("_base_hooked_before_cancel",
-           [](Event& e, nb::handle cancel) { PythonCallsOf(e).BaseBeforeCancel(cancel); },
-           nb::arg("cancel"))
+           [](Event& e, nb::handle cancel) {
+             PythonEventCalls& p = SetUpCalls(e, "hooked_before_cancel");
+             RequireObject(cancel, "Cancel", "EventABC.hooked_before_cancel: cancel", "a Cancel");
+             p.BaseBeforeCancel(cancel);
+           },
+           nb::arg("cancel").none())
       // With the Python log the hook got (a program may call the hook
       // itself), or without: the log of the hook running now.
       .def("_base_hooked_after_order",
            [](Event& e, nb::handle log) {
-             if (log.is_none()) return PythonCallsOf(e).BaseAfterLog(kAfterOrder, nullptr);
+             PythonEventCalls& p = SetUpCalls(e, "hooked_after_order");
+             if (log.is_none()) return p.BaseAfterLog(kAfterOrder, nullptr);
              const OrderLog l = EngineOrderLog(log);
-             PythonCallsOf(e).BaseAfterLog(kAfterOrder, &l);
+             p.BaseAfterLog(kAfterOrder, &l);
            },
            nb::arg("log").none() = nb::none())
       .def("_base_hooked_after_cancel",
            [](Event& e, nb::handle log) {
-             if (log.is_none()) return PythonCallsOf(e).BaseAfterLog(kAfterCancel, nullptr);
+             PythonEventCalls& p = SetUpCalls(e, "hooked_after_cancel");
+             if (log.is_none()) return p.BaseAfterLog(kAfterCancel, nullptr);
              const CancelLog l = EngineCancelLog(log);
-             PythonCallsOf(e).BaseAfterLog(kAfterCancel, &l);
+             p.BaseAfterLog(kAfterCancel, &l);
            },
            nb::arg("log").none() = nb::none())
       .def("_base_hooked_after_execution",
            [](Event& e, nb::handle log) {
-             if (log.is_none()) return PythonCallsOf(e).BaseAfterLog(kAfterExecution, nullptr);
+             PythonEventCalls& p = SetUpCalls(e, "hooked_after_execution");
+             if (log.is_none()) return p.BaseAfterLog(kAfterExecution, nullptr);
              const ExecutionLog l = EngineExecutionLog(log);
-             PythonCallsOf(e).BaseAfterLog(kAfterExecution, &l);
+             p.BaseAfterLog(kAfterExecution, &l);
            },
            nb::arg("log").none() = nb::none())
       .def("_base_hooked_session",
-           [](Event& e, bool before, const Session& session) {
-             PythonCallsOf(e).BaseSession(before ? kBeforeSession : kAfterSession, session);
+           [](Event& e, bool before, nb::handle session) {
+             const char* method = before ? "hooked_before_session" : "hooked_after_session";
+             PythonEventCalls& p = SetUpCalls(e, method);
+             if (!nb::isinstance<Session>(session)) {
+               RaiseArgument(PyExc_TypeError,
+                             (std::string("EventABC.") + method + ": session").c_str(),
+                             "a Session", session);
+             }
+             p.BaseSession(before ? kBeforeSession : kAfterSession,
+                           nb::cast<const Session&>(session));
            },
-           nb::arg("before"), nb::arg("session"))
+           nb::arg("before"), nb::arg("session").none())
       .def("_base_hooked_step_for_market",
-           [](Event& e, bool before, Market& market) {
-             PythonCallsOf(e).BaseStep(before ? kBeforeStep : kAfterStep, market);
+           [](Event& e, bool before, nb::handle market) {
+             const char* method =
+                 before ? "hooked_before_step_for_market" : "hooked_after_step_for_market";
+             PythonEventCalls& p = SetUpCalls(e, method);
+             p.BaseStep(before ? kBeforeStep : kAfterStep,
+                        MarketArg(market, (std::string("EventABC.") + method + ": market").c_str()));
            },
-           nb::arg("before"), nb::arg("market"));
+           nb::arg("before"), nb::arg("market").none());
 }
 
 }  // namespace pams::python

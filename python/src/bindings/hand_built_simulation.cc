@@ -19,6 +19,7 @@
 
 #include "bindings/binding_helpers.h"
 #include "bindings/bindings.h"
+#include "interop/arguments.h"
 #include "interop/attr_names.h"
 #include "interop/hand_built.h"
 #include "interop/python_agents.h"
@@ -61,8 +62,37 @@ PyType_Slot context_slots[] = {{Py_tp_traverse, reinterpret_cast<void*>(&Context
                                {Py_tp_clear, reinterpret_cast<void*>(&ContextClear)},
                                {0, nullptr}};
 
+// Moves `markets` (a range of Market* or of the simulator's Held<Market>)
+// with the engine's `update`, raising PAMS's exceptions: before anything
+// moves, those of an index market whose components give no index (see
+// CheckComponents; cheap, as a hand-driven loop moves the markets every
+// step); after the engine failed, PAMS's KeyError for a market the
+// Fundamentals do not know (its self.fundamentals.prices[market_id]), else
+// the engine's error.
+template <typename Markets, typename F>
+void MoveMarkets(SimulationContext& c, const Markets& markets, const char* method, F&& update) {
+  for (const auto& m : markets) {
+    if (const auto* index = dynamic_cast<const IndexMarket*>(&*m)) {
+      CheckComponents(*index, method);
+    }
+  }
+  try {
+    c.Engine(update);
+  } catch (const SimulationError&) {
+    for (const auto& m : markets) {
+      if (dynamic_cast<const IndexMarket*>(&*m) == nullptr &&
+          !c.simulator().fundamentals().has_market(m->market_id())) {
+        PyErr_SetObject(PyExc_KeyError, nb::int_(m->market_id()).ptr());
+        throw nb::python_error();
+      }
+    }
+    throw;
+  }
+}
+
 // PAMS's Simulator._update_times_on_markets(markets).
 void UpdateTimesOnMarkets(SimulationContext& c, nb::handle markets) {
+  constexpr const char* kMethod = "Simulator._update_times_on_markets";
   Simulator& sim = c.simulator();
   bool all_in_step =
       markets.is(c.run().markets) && nb::len(markets) == sim.market_objects().size();
@@ -72,18 +102,23 @@ void UpdateTimesOnMarkets(SimulationContext& c, nb::handle markets) {
   if (all_in_step) {
     // The simulator's own list (what a loop driven by hand passes every
     // step): every market, as the runner moves them.
-    c.Engine([&] { c.simulator().update_times_on_markets(); });
+    MoveMarkets(c, sim.market_objects(), kMethod, [&] { c.simulator().update_times_on_markets(); });
     return;
+  }
+  if (markets.is_none() || !nb::hasattr(markets, "__iter__")) {
+    RaiseArgument(PyExc_TypeError, "Simulator._update_times_on_markets: markets",
+                  "a list of Markets", markets);
   }
   std::vector<Market*> list;
   for (nb::handle market : markets) list.push_back(&MarketArg(market));
-  c.Engine([&] { c.simulator().update_times_on_markets(list); });
+  MoveMarkets(c, list, kMethod, [&] { c.simulator().update_times_on_markets(list); });
 }
 
 // PAMS's Simulator._trigger_event_before_step_for_market(market) (before)
 // and _trigger_event_after_step_for_market(market).
 void TriggerStepForMarket(SimulationContext& c, nb::handle market, bool before) {
-  Market& m = MarketArg(market);
+  Market& m = MarketArg(market, before ? "Simulator._trigger_event_before_step_for_market: market"
+                                       : "Simulator._trigger_event_after_step_for_market: market");
   c.Engine([&] {
     if (before) {
       c.simulator().trigger_before_step_for_market(m);
@@ -184,7 +219,8 @@ void BindContext(nb::module_& m) {
           "new_event",
           [](nb::handle self, nb::handle event, const PythonEventClass& cls, int event_id,
              const std::vector<uint32_t>& mt, uint32_t index, std::optional<double> gauss,
-             Session& session, const std::string& name) {
+             nb::handle session_object, const std::string& name) {
+            Session& session = nb::cast<Session&>(session_object);
             SimulationContext& c = nb::cast<SimulationContext&>(self);
             EventInit init{.event_id = event_id, .prng = Random()};
             init.prng.setstate(ToRandomState(mt, index, gauss));
@@ -199,6 +235,9 @@ void BindContext(nb::module_& m) {
             }
             nb::object out = nb::inst_take_ownership(nb::type<Event>(), engine.release());
             out.attr("_context") = nb::borrow(self);
+            // The engine event refers to its session: it lives as long (the
+            // Python event's own `session` attribute may be set to another).
+            out.attr("_session_object") = session_object;
             return out;
           },
           nb::arg("event"), nb::arg("cls"), nb::arg("event_id"), nb::arg("mt"), nb::arg("index"),
@@ -239,22 +278,18 @@ void BindContext(nb::module_& m) {
           },
           nb::arg("session"))
       .def(
-          "add_event",
-          [](SimulationContext& c, nb::handle event) {
-            Event& e = EngineOf<Event>(event, "an event");
-            for (const auto& known : c.simulator().events()) {
-              if (known.get() == &e) return;
-            }
-            c.simulator().add_event_borrowed(&e);
-          },
-          nb::arg("event"))
-      .def(
           "add_event_hook",
           [](SimulationContext& c, nb::handle hook) {
             Event& e = EngineOf<Event>(hook.attr("event"), "an event");
-            c.simulator().add_event_hook(ToEngineHook(hook, &e));
+            // The hook is read (and refused) before anything is added: the
+            // simulator must not keep an event whose hook it refused.
+            EventHook engine = ToEngineHook(hook, &e);
+            bool known = false;
+            for (const auto& added : c.simulator().events()) known = known || added.get() == &e;
+            if (!known) c.simulator().add_event_borrowed(&e);
+            c.simulator().add_event_hook(std::move(engine));
           },
-          nb::arg("hook"))
+          nb::arg("hook").none())
       .def("event_hook_count",
            [](const SimulationContext& c) { return c.simulator().event_hooks().size(); })
       // (markets, agents, sessions, events, event hooks): what the simulator
@@ -303,10 +338,11 @@ void BindContext(nb::module_& m) {
       .def(
           "update_time_on_market",
           [](SimulationContext& c, nb::handle market) {
-            Market& m = MarketArg(market);
-            c.Engine([&] { c.simulator().update_time_on_market(m); });
+            Market* m = &MarketArg(market, "Simulator._update_time_on_market: market");
+            MoveMarkets(c, std::span<Market* const>(&m, 1), "Simulator._update_time_on_market",
+                        [&] { c.simulator().update_time_on_market(*m); });
           },
-          nb::arg("market"))
+          nb::arg("market").none())
       .def(
           "update_agents_for_execution",
           [](SimulationContext& c, nb::handle logs) {
@@ -322,7 +358,7 @@ void BindContext(nb::module_& m) {
             }
             c.Engine([&] { c.simulator().update_agents_for_execution(engine); });
           },
-          nb::arg("execution_logs"))
+          nb::arg("execution_logs").none())
       // --- PAMS's Simulator._trigger_event_*.
       .def(
           "trigger_before_order",
@@ -335,14 +371,14 @@ void BindContext(nb::module_& m) {
             c.Engine([&] { c.simulator().trigger_before_order(engine); });
             WriteBack(c.run(), engine, order);
           },
-          nb::arg("order"))
+          nb::arg("order").none())
       .def(
           "trigger_after_order",
           [](SimulationContext& c, nb::handle log) {
             const OrderLog engine = EngineOrderLog(log);
             c.Engine([&] { c.simulator().trigger_after_order(engine); });
           },
-          nb::arg("order_log"))
+          nb::arg("order_log").none())
       .def(
           "trigger_before_cancel",
           [](SimulationContext& c, nb::handle cancel) {
@@ -354,21 +390,21 @@ void BindContext(nb::module_& m) {
             }
             c.Engine([&] { c.simulator().trigger_before_cancel(engine); });
           },
-          nb::arg("cancel"))
+          nb::arg("cancel").none())
       .def(
           "trigger_after_cancel",
           [](SimulationContext& c, nb::handle log) {
             const CancelLog engine = EngineCancelLog(log);
             c.Engine([&] { c.simulator().trigger_after_cancel(engine); });
           },
-          nb::arg("cancel_log"))
+          nb::arg("cancel_log").none())
       .def(
           "trigger_after_execution",
           [](SimulationContext& c, nb::handle log) {
             const ExecutionLog engine = EngineExecutionLog(log);
             c.Engine([&] { c.simulator().trigger_after_execution(engine); });
           },
-          nb::arg("execution_log"))
+          nb::arg("execution_log").none())
       .def(
           "trigger_session",
           [](SimulationContext& c, Session& session, bool before) {
@@ -398,7 +434,7 @@ void BindHandBuiltSimulation(nb::module_& m) {
       [](nb::handle self, nb::handle markets) {
         UpdateTimesOnMarkets(ContextOfSimulator(self), markets);
       },
-      nb::is_method(), nb::arg("markets"),
+      nb::is_method(), nb::arg("markets").none(),
       nb::sig("def _update_times_on_markets(self, markets) -> None"),
       "Moves markets to their next step: the markets that are not index markets first, then "
       "the index markets.");
@@ -407,7 +443,7 @@ void BindHandBuiltSimulation(nb::module_& m) {
       [](nb::handle self, nb::handle market) {
         TriggerStepForMarket(ContextOfSimulator(self), market, true);
       },
-      nb::is_method(), nb::arg("market"),
+      nb::is_method(), nb::arg("market").none(),
       nb::sig("def _trigger_event_before_step_for_market(self, market) -> None"),
       "Calls the hooks before a market's step.");
   m.def(
@@ -415,7 +451,7 @@ void BindHandBuiltSimulation(nb::module_& m) {
       [](nb::handle self, nb::handle market) {
         TriggerStepForMarket(ContextOfSimulator(self), market, false);
       },
-      nb::is_method(), nb::arg("market"),
+      nb::is_method(), nb::arg("market").none(),
       nb::sig("def _trigger_event_after_step_for_market(self, market) -> None"),
       "Calls the hooks after a market's step.");
   m.def("_feed_logger", &FeedLogger, nb::arg("logger"), nb::arg("log"));
@@ -430,6 +466,10 @@ void BindHandBuiltSimulation(nb::module_& m) {
   m.def(
       "_read_and_write_with_direct_process",
       [](nb::handle self, nb::handle logger) {
+        if (logger.is_none()) {
+          RaiseArgument(PyExc_TypeError, "Log.read_and_write_with_direct_process: logger",
+                        "a Logger", logger);
+        }
         // base.py's objects, found once (it imports this module first).
         static const nb::handle base = nb::module_::import_("pams_cpp.logs.base").release();
         static const nb::handle known = nb::object(base.attr("_FEEDS_DIRECTLY")).release();
@@ -447,7 +487,7 @@ void BindHandBuiltSimulation(nb::module_& m) {
           logger.attr(Attrs().write_and_direct_process)(nb::arg("log") = self);
         }
       },
-      nb::is_method(), nb::arg("logger"),
+      nb::is_method(), nb::arg("logger").none(),
       nb::sig("def _read_and_write_with_direct_process(self, logger) -> None"),
       "Hands the log to logger to be processed at once (``logger.write_and_direct_process``)."
       "\n\nArgs:\n    logger (Logger): the logger.");
@@ -458,7 +498,7 @@ void BindHandBuiltSimulation(nb::module_& m) {
   Method(
       sim, "market_group_of",
       [](const Simulator& s, nb::handle market) { return s.market_group(MarketArg(market)); },
-      nb::arg("market"));
+      nb::arg("market").none());
   Method(
       sim, "agent_group_of",
       [](const Simulator& s, nb::handle agent) {

@@ -20,11 +20,13 @@
 
 #include <array>
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "bindings/bindings.h"
+#include "interop/arguments.h"
 #include "interop/attr_names.h"
 #include "interop/hand_built.h"
 #include "interop/order_slots.h"
@@ -267,6 +269,27 @@ nb::object Sequence(nb::handle iterable, const char* what) {
   return out;
 }
 
+// PAMS processes the lists one after the other: an Order object in two of
+// them is placed by the first and refused by the second ("the order is
+// already submitted"). Refused here before any is processed (the same
+// object twice in one list is ToAction's to refuse; a Cancel twice is
+// processed twice, as in PAMS).
+void RefuseOrdersInTwoLists(const HandedLists& h, const PythonRun& run) {
+  std::unordered_map<PyObject*, size_t> list_of;
+  for (size_t b = 0; b < h.size(); ++b) {
+    for (nb::handle a : h.objects_of(b)) {
+      if (!nb::isinstance(a, run.classes.order)) continue;
+      auto [it, added] = list_of.emplace(a.ptr(), b);
+      if (!added && it->second != b) {
+        Raise(PyExc_ValueError,
+              "the order is already submitted (the same Order object is in lists " +
+                  std::to_string(it->second) + " and " + std::to_string(b) +
+                  " of local_orders; make one Order object per order)");
+      }
+    }
+  }
+}
+
 // Reads local_orders into h, then h's lists into the runner's batches,
 // each object expected by the mirror (the market updates the very object).
 void FillBatches(Runner& runner, PythonRun& run, nb::handle local_orders, HandedLists* h) {
@@ -310,6 +333,7 @@ void FillBatches(Runner& runner, PythonRun& run, nb::handle local_orders, Handed
                 nb::str(nb::repr(a)).c_str());
     }
   }
+  RefuseOrdersInTwoLists(*h, run);
   for (size_t b = 0; b < h->size(); ++b) {
     std::span<const nb::handle> objects = h->objects_of(b);
     Runner::Batch& batch = batches[b];
@@ -461,14 +485,25 @@ nb::list HandleOrders(nb::handle core, Session& session, nb::handle local_orders
   });
 }
 
-// A step's session argument. Raises TypeError for anything else.
-Session& SessionArg(nb::handle session) {
+// A step's session argument. Raises TypeError naming the step for
+// anything else.
+Session& SessionArg(nb::handle session, const char* step) {
   if (!nb::isinstance<Session>(session)) {
-    throw nb::type_error(("session must be a Session of the runner's simulator, got " +
-                          std::string(nb::repr(session).c_str()))
-                             .c_str());
+    RaiseArgument(PyExc_TypeError, (std::string(step) + ": session").c_str(),
+                  "a Session of the runner's simulator", session);
   }
   return nb::cast<Session&>(session);
+}
+
+// A step's local_orders: a list (or another sequence) of lists of Order
+// and Cancel objects. Raises TypeError naming the step for anything else
+// (PAMS's sample() raises a TypeError for None too).
+void CheckLocalOrders(nb::handle local_orders) {
+  if (!PySequence_Check(local_orders.ptr()) || PyUnicode_Check(local_orders.ptr()) ||
+      PyBytes_Check(local_orders.ptr())) {
+    RaiseArgument(PyExc_TypeError, "SequentialRunner._handle_orders: local_orders",
+                  "a list of lists of Order and Cancel objects", local_orders);
+  }
 }
 
 // Whether the steps of a runner (its _core) call the engine directly: what
@@ -561,10 +596,17 @@ void BindRunnerSteps(nb::module_& m) {
       "_collect_orders_from_normal_agents",
       [](nb::handle self, nb::handle session) -> nb::object {
         nb::object core = self.attr(Attrs().core);
+        if (!nb::isinstance<Session>(session)) {
+          // PAMS asks no agent (and reads no session) when there is none.
+          if (EngineOfRunnerCore(core).simulator().normal_frequency_agents().empty()) {
+            return nb::list();
+          }
+          SessionArg(session, "SequentialRunner._collect_orders_from_normal_agents");
+        }
         if (!DirectSteps(core)) return self.attr("_collect_orders_by_step")(session);
-        return CollectOrders(core, SessionArg(session), self);
+        return CollectOrders(core, nb::cast<Session&>(session), self);
       },
-      nb::is_method(), nb::arg("session"),
+      nb::is_method(), nb::arg("session").none(),
       nb::sig("def _collect_orders_from_normal_agents(self, session) -> list"),
       "Asks the normal agents, in shuffled order, for orders until "
       "session.max_normal_orders of them returned some; returns their lists.");
@@ -572,10 +614,16 @@ void BindRunnerSteps(nb::module_& m) {
       "_handle_orders",
       [](nb::handle self, nb::handle session, nb::handle local_orders) -> nb::object {
         nb::object core = self.attr(Attrs().core);
+        CheckLocalOrders(local_orders);
+        if (!nb::isinstance<Session>(session)) {
+          // PAMS reads the session only for the orders of a list.
+          if (PySequence_Size(local_orders.ptr()) == 0) return nb::list();
+          SessionArg(session, "SequentialRunner._handle_orders");
+        }
         if (!DirectSteps(core)) return self.attr("_handle_orders_by_step")(session, local_orders);
-        return HandleOrders(core, SessionArg(session), local_orders, self);
+        return HandleOrders(core, nb::cast<Session&>(session), local_orders, self);
       },
-      nb::is_method(), nb::arg("session"), nb::arg("local_orders"),
+      nb::is_method(), nb::arg("session").none(), nb::arg("local_orders").none(),
       nb::sig("def _handle_orders(self, session, local_orders) -> list"),
       "Processes the lists in shuffled order, each followed by the high-frequency agents' "
       "turn when the session's rate draws it; returns the lists processed (high-frequency "
@@ -603,7 +651,15 @@ void BindRunnerSteps(nb::module_& m) {
                               std::string(nb::str(nb::repr(order)).c_str()))
                                  .c_str());
       }
-      Action action = ToAction(run.classes, order, {});
+      Action action;
+      try {
+        action = ToAction(run.classes, order, {});
+      } catch (const SimulationError& e) {
+        // An order submitted before, a cancel of an order never placed, a
+        // field of the wrong kind: PAMS's market refuses them with a
+        // ValueError (as _handle_orders does).
+        Raise(PyExc_ValueError, e.what());
+      }
       if (!session.with_order_placement()) {
         Raise(PyExc_AssertionError, "currently order is not accepted");
       }

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "interop/arguments.h"
 #include "interop/attr_names.h"
 #include "interop/hand_built.h"
 #include "interop/python.h"
@@ -43,46 +44,79 @@ void WriteBack(const PythonRun& run, const Order& order, nb::handle obj) {
 
 namespace {
 
-std::optional<double> OptionalDouble(nb::handle v) {
-  if (v.is_none()) return std::nullopt;
-  return nb::cast<double>(v);
+// A field of one of PAMS's log objects a program made or changed, as the
+// engine's: TypeError naming the log's class and the field otherwise.
+std::string FieldName(nb::handle log, const char* field) {
+  return std::string(Py_TYPE(log.ptr())->tp_name) + "." + field;
 }
-std::optional<int64_t> OptionalInt(nb::handle v) {
-  if (v.is_none()) return std::nullopt;
-  return nb::cast<int64_t>(v);
+nb::object LogAttr(nb::handle log, const char* field) {
+  nb::object value = nb::steal(PyObject_GetAttrString(log.ptr(), field));
+  if (!value.is_valid()) {
+    PyErr_Clear();
+    Raise(PyExc_TypeError, "expected one of PAMS's logs with a field " + std::string(field) +
+                               ", got " + Describe(log));
+  }
+  return value;
 }
-OrderKind KindOf(nb::handle kind) {
-  return nb::cast<int>(kind.attr("kind_id")) == 1 ? OrderKind::kLimit : OrderKind::kMarket;
+int64_t LogInt(nb::handle log, const char* field) {
+  return IntArg(LogAttr(log, field), FieldName(log, field).c_str());
+}
+int LogId(nb::handle log, const char* field) {
+  return IdArg(LogAttr(log, field), FieldName(log, field).c_str());
+}
+bool LogBool(nb::handle log, const char* field) {
+  return TruthArg(LogAttr(log, field), FieldName(log, field).c_str());
+}
+std::optional<double> LogOptionalNumber(nb::handle log, const char* field) {
+  nb::object v = LogAttr(log, field);
+  if (v.is_none()) return std::nullopt;
+  return NumberArg(v, FieldName(log, field).c_str());
+}
+std::optional<int64_t> LogOptionalInt(nb::handle log, const char* field) {
+  return OptionalIntArg(LogAttr(log, field), FieldName(log, field).c_str());
+}
+OrderKind LogKind(nb::handle log) {
+  nb::object kind = LogAttr(log, "kind");
+  nb::object id = nb::getattr(kind, "kind_id", nb::none());
+  if (id.is_none()) {
+    RaiseArgument(PyExc_TypeError, FieldName(log, "kind").c_str(),
+                  "LIMIT_ORDER or MARKET_ORDER", kind);
+  }
+  return IntArg(id, FieldName(log, "kind").c_str()) == 1 ? OrderKind::kLimit : OrderKind::kMarket;
 }
 
 }  // namespace
 
 Market& MarketArg(nb::handle market) { return EngineOf<Market>(market, "a Market"); }
 
+Market& MarketArg(nb::handle market, const char* what) {
+  if (nb::isinstance<Market>(market)) return nb::cast<Market&>(market);
+  nb::object engine = nb::getattr(market, "_engine", nb::none());
+  if (!engine.is_none() && nb::isinstance<Market>(engine)) return nb::cast<Market&>(engine);
+  RaiseArgument(PyExc_TypeError, what, "a Market", market);
+}
+
 OrderLog EngineOrderLog(nb::handle l) {
-  return OrderLog{nb::cast<int64_t>(l.attr("order_id")), nb::cast<int>(l.attr("market_id")),
-                  nb::cast<int64_t>(l.attr("time")),     nb::cast<int>(l.attr("agent_id")),
-                  nb::cast<bool>(l.attr("is_buy")),      KindOf(l.attr("kind")),
-                  nb::cast<int64_t>(l.attr("volume")),   OptionalDouble(l.attr("price")),
-                  OptionalInt(l.attr("ttl"))};
+  return OrderLog{LogInt(l, "order_id"), LogId(l, "market_id"),         LogInt(l, "time"),
+                  LogId(l, "agent_id"),  LogBool(l, "is_buy"),          LogKind(l),
+                  LogInt(l, "volume"),   LogOptionalNumber(l, "price"), LogOptionalInt(l, "ttl")};
 }
 CancelLog EngineCancelLog(nb::handle l) {
-  return CancelLog{nb::cast<int64_t>(l.attr("order_id")), nb::cast<int>(l.attr("market_id")),
-                   nb::cast<int64_t>(l.attr("cancel_time")),
-                   nb::cast<int64_t>(l.attr("order_time")), nb::cast<int>(l.attr("agent_id")),
-                   nb::cast<bool>(l.attr("is_buy")), KindOf(l.attr("kind")),
-                   nb::cast<int64_t>(l.attr("volume")), OptionalDouble(l.attr("price")),
-                   OptionalInt(l.attr("ttl"))};
+  return CancelLog{LogInt(l, "order_id"),   LogId(l, "market_id"),
+                   LogInt(l, "cancel_time"), LogInt(l, "order_time"),
+                   LogId(l, "agent_id"),    LogBool(l, "is_buy"),
+                   LogKind(l),              LogInt(l, "volume"),
+                   LogOptionalNumber(l, "price"), LogOptionalInt(l, "ttl")};
 }
 ExecutionLog EngineExecutionLog(nb::handle l) {
-  return ExecutionLog{nb::cast<int>(l.attr("market_id")),
-                      nb::cast<int64_t>(l.attr("time")),
-                      nb::cast<int>(l.attr("buy_agent_id")),
-                      nb::cast<int>(l.attr("sell_agent_id")),
-                      nb::cast<int64_t>(l.attr("buy_order_id")),
-                      nb::cast<int64_t>(l.attr("sell_order_id")),
-                      nb::cast<double>(l.attr("price")),
-                      nb::cast<int64_t>(l.attr("volume"))};
+  return ExecutionLog{LogId(l, "market_id"),
+                      LogInt(l, "time"),
+                      LogId(l, "buy_agent_id"),
+                      LogId(l, "sell_agent_id"),
+                      LogInt(l, "buy_order_id"),
+                      LogInt(l, "sell_order_id"),
+                      NumberArg(LogAttr(l, "price"), FieldName(l, "price").c_str()),
+                      LogInt(l, "volume")};
 }
 
 // PAMS's log object `log` (pams_cpp.logs.base), handed to an engine logger
@@ -96,10 +130,19 @@ void FeedLogger(Logger& logger, nb::handle log) {
   auto simulator = [&]() -> Simulator& {
     nb::object sim = log.attr(n.simulator);
     nb::object core = nb::getattr(sim, n.core, nb::none());
-    if (core.is_none()) Raise(PyExc_TypeError, "the log's simulator is no pams_cpp Simulator");
+    if (core.is_none() || !nb::isinstance<Simulator>(core)) {
+      RaiseArgument(PyExc_TypeError, FieldName(log, "simulator").c_str(),
+                    "a pams_cpp Simulator", sim);
+    }
     return nb::cast<Simulator&>(core);
   };
-  auto session = [&]() -> const Session& { return nb::cast<const Session&>(log.attr(n.session)); };
+  auto session = [&]() -> const Session& {
+    nb::object s = log.attr(n.session);
+    if (!nb::isinstance<Session>(s)) {
+      RaiseArgument(PyExc_TypeError, FieldName(log, "session").c_str(), "a Session", s);
+    }
+    return nb::cast<const Session&>(s);
+  };
   if (kind == "MarketStepBeginLog") {
     logger.process_market_step_begin_log(
         MarketStepBeginLog{session(), MarketArg(log.attr(n.market)), simulator()});
@@ -122,11 +165,9 @@ void FeedLogger(Logger& logger, nb::handle log) {
     logger.process_execution_log(EngineExecutionLog(log));
   } else if (kind == "ExpirationLog") {
     logger.process_expiration_log(ExpirationLog{
-        nb::cast<int64_t>(log.attr("order_id")), nb::cast<int>(log.attr("market_id")),
-        nb::cast<int64_t>(log.attr("time")), nb::cast<int64_t>(log.attr("order_time")),
-        nb::cast<int>(log.attr("agent_id")), nb::cast<bool>(log.attr("is_buy")),
-        KindOf(log.attr("kind")), nb::cast<int64_t>(log.attr("volume")),
-        OptionalDouble(log.attr("price")), OptionalInt(log.attr("ttl"))});
+        LogInt(log, "order_id"), LogId(log, "market_id"), LogInt(log, "time"),
+        LogInt(log, "order_time"), LogId(log, "agent_id"), LogBool(log, "is_buy"), LogKind(log),
+        LogInt(log, "volume"), LogOptionalNumber(log, "price"), LogOptionalInt(log, "ttl")});
   } else {
     Raise(PyExc_NotImplementedError, "no engine log is a " + std::string(kind));
   }

@@ -145,8 +145,10 @@ Order OrderFields(nb::handle order);
 // What an event's hook changed in an engine order, into the Python order
 // it came from. REQUIRES: the GIL is held.
 void WriteBack(const PythonRun& run, const Order& order, nb::handle obj);
-// The engine market of a PAMS market object (TypeError otherwise).
+// The engine market of a PAMS market object (TypeError otherwise; `what`
+// names the argument: "Simulator._update_time_on_market: market").
 Market& MarketArg(nb::handle market);
+Market& MarketArg(nb::handle market, const char* what);
 // PAMS's log object `log`, handed to an engine logger as the engine's log:
 // what a program driving a simulation by hand writes to the engine's
 // loggers (MarketStepPrintLogger, the CSV loggers, ...).

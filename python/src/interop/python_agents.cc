@@ -243,9 +243,13 @@ class PyAgent final : public Base, public PythonAgentCalls {
 
   void Attach(nb::object self) { self_ = std::move(self); }
 
+  // See base_set_up(): set once the built-in setup returned.
+  bool base_set_up_ = false;
+
   void setup(const Settings& settings, std::span<const int> ids) override {
     if (!cls_->setup) {
       WithOwnPrng([&] { Base::setup(settings, ids); });
+      base_set_up_ = true;
       return;
     }
     nb::gil_scoped_acquire gil;
@@ -392,7 +396,10 @@ class PyAgent final : public Base, public PythonAgentCalls {
   void BaseSetup(nb::handle settings, const std::vector<int>& ids) override {
     const Settings& s = setup_.ForSuper(settings, this->name());
     WithOwnPrng([&] { Base::setup(s, ids); });
+    base_set_up_ = true;
   }
+
+  bool base_set_up() const override { return base_set_up_ || !this->hand_built(); }
 
   nb::list BaseSubmitOrders(const std::vector<const Market*>& markets) override {
     std::vector<Action> actions;
@@ -402,6 +409,7 @@ class PyAgent final : public Base, public PythonAgentCalls {
 
   nb::list BaseSubmitOrdersByMarket(const Market& market) override {
     if constexpr (std::is_base_of_v<FCNAgent, Base>) {
+      RequireSetUp("submit_orders_by_market");
       std::vector<Action> actions;
       WithOwnPrng([&] { Base::submit_orders_by_market(market, &actions); });
       return ToList(actions);
@@ -415,8 +423,20 @@ class PyAgent final : public Base, public PythonAgentCalls {
     if constexpr (std::is_abstract_v<Base>) {
       throw SimulationError("class " + cls_->name + " does not define submit_orders");
     } else {
+      RequireSetUp("submit_orders");
       WithOwnPrng([&] { Base::submit_orders(markets, orders); });
     }
+  }
+
+  // The built-in code reads what its setup set (see base_set_up()).
+  // Agents of a runner are all set up before they are asked (and a
+  // worker's replicas get their state, not a setup): only an agent built by
+  // hand may be asked first.
+  void RequireSetUp(const char* method) const {
+    if (base_set_up_ || !this->hand_built()) return;
+    throw SimulationError("agent " + this->name() + " (" + cls_->name + "): " + method +
+                          " before setup; call its setup(settings, accessible_markets_ids) "
+                          "first (PAMS's agent has no parameters before it either)");
   }
 
   // Runs f, the built-in class's code, which may draw from the agent's

@@ -62,6 +62,11 @@ std::unique_ptr<Agent> MakeHandBuiltAgent(AgentInit init, std::shared_ptr<Python
 class PythonAgentCalls : public PythonPart {
  public:
   virtual void BaseSetup(nb::handle settings, const std::vector<int>& ids) = 0;
+  // Whether the built-in class's setup ran to its end (through the engine
+  // or a Python super().setup): its code reads what setup set, so the
+  // built-in submit_orders is refused before (SimulationError; PAMS's
+  // agent has no such attributes either).
+  virtual bool base_set_up() const = 0;
   virtual nb::list BaseSubmitOrders(const std::vector<const Market*>& markets) = 0;
   // REQUIRES: the base is an FCNAgent (else SimulationError).
   virtual nb::list BaseSubmitOrdersByMarket(const Market& market) = 0;

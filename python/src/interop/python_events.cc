@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "interop/arguments.h"
 #include "interop/hand_built.h"
 #include "interop/python.h"
 #include "interop/python_agents.h"
@@ -99,9 +100,13 @@ class PyEvent final : public Base, public PythonEventCalls {
 
   void Attach(nb::object self) { self_ = std::move(self); }
 
+  // Set once the built-in setup returned (see RequireSetUp).
+  bool base_set_up_ = false;
+
   void setup(const Settings& settings) override {
     if (!overrides_[kSetup]) {
       Base::setup(settings);
+      base_set_up_ = true;
       return;
     }
     nb::gil_scoped_acquire gil;
@@ -123,7 +128,10 @@ class PyEvent final : public Base, public PythonEventCalls {
   }
 
   void hooked_before_order(Simulator& sim, Order& order) override {
-    if (!overrides_[kBeforeOrder]) return Base::hooked_before_order(sim, order);
+    if (!overrides_[kBeforeOrder]) {
+      RequireSetUp();
+      return Base::hooked_before_order(sim, order);
+    }
     nb::gil_scoped_acquire gil;
     Call(kBeforeOrder, [&] {
       nb::object obj = ToPythonAction(*run_, Action(order));
@@ -135,11 +143,17 @@ class PyEvent final : public Base, public PythonEventCalls {
     });
   }
   void hooked_after_order(Simulator& sim, const OrderLog& log) override {
-    if (!overrides_[kAfterOrder]) return Base::hooked_after_order(sim, log);
+    if (!overrides_[kAfterOrder]) {
+      RequireSetUp();
+      return Base::hooked_after_order(sim, log);
+    }
     CallWithLog(kAfterOrder, log);
   }
   void hooked_before_cancel(Simulator& sim, Cancel& cancel) override {
-    if (!overrides_[kBeforeCancel]) return Base::hooked_before_cancel(sim, cancel);
+    if (!overrides_[kBeforeCancel]) {
+      RequireSetUp();
+      return Base::hooked_before_cancel(sim, cancel);
+    }
     nb::gil_scoped_acquire gil;
     Call(kBeforeCancel, [&] {
       self_.attr("hooked_before_cancel")(
@@ -147,30 +161,48 @@ class PyEvent final : public Base, public PythonEventCalls {
     });
   }
   void hooked_after_cancel(Simulator& sim, const CancelLog& log) override {
-    if (!overrides_[kAfterCancel]) return Base::hooked_after_cancel(sim, log);
+    if (!overrides_[kAfterCancel]) {
+      RequireSetUp();
+      return Base::hooked_after_cancel(sim, log);
+    }
     CallWithLog(kAfterCancel, log);
   }
   void hooked_after_execution(Simulator& sim, const ExecutionLog& log) override {
-    if (!overrides_[kAfterExecution]) return Base::hooked_after_execution(sim, log);
+    if (!overrides_[kAfterExecution]) {
+      RequireSetUp();
+      return Base::hooked_after_execution(sim, log);
+    }
     CallWithLog(kAfterExecution, log);
   }
   void hooked_before_session(Simulator& sim, const Session& session) override {
-    if (!overrides_[kBeforeSession]) return Base::hooked_before_session(sim, session);
+    if (!overrides_[kBeforeSession]) {
+      RequireSetUp();
+      return Base::hooked_before_session(sim, session);
+    }
     nb::gil_scoped_acquire gil;  // before the argument is made
     CallWith(kBeforeSession, SessionObject(session));
   }
   void hooked_after_session(Simulator& sim, const Session& session) override {
-    if (!overrides_[kAfterSession]) return Base::hooked_after_session(sim, session);
+    if (!overrides_[kAfterSession]) {
+      RequireSetUp();
+      return Base::hooked_after_session(sim, session);
+    }
     nb::gil_scoped_acquire gil;  // before the argument is made
     CallWith(kAfterSession, SessionObject(session));
   }
   void hooked_before_step_for_market(Simulator& sim, Market& market) override {
-    if (!overrides_[kBeforeStep]) return Base::hooked_before_step_for_market(sim, market);
+    if (!overrides_[kBeforeStep]) {
+      RequireSetUp();
+      return Base::hooked_before_step_for_market(sim, market);
+    }
     nb::gil_scoped_acquire gil;  // before the argument is made
     CallWith(kBeforeStep, MarketObject(market));
   }
   void hooked_after_step_for_market(Simulator& sim, Market& market) override {
-    if (!overrides_[kAfterStep]) return Base::hooked_after_step_for_market(sim, market);
+    if (!overrides_[kAfterStep]) {
+      RequireSetUp();
+      return Base::hooked_after_step_for_market(sim, market);
+    }
     nb::gil_scoped_acquire gil;  // before the argument is made
     CallWith(kAfterStep, MarketObject(market));
   }
@@ -179,6 +211,11 @@ class PyEvent final : public Base, public PythonEventCalls {
 
   void BaseSetup(nb::handle settings) override {
     Base::setup(setup_.ForSuper(settings, this->name()));
+    base_set_up_ = true;
+  }
+
+  bool base_set_up() const override {
+    return base_set_up_ || !this->hand_built() || std::is_same_v<Base, Event>;
   }
 
   nb::list BaseHookRegistration() override {
@@ -187,6 +224,7 @@ class PyEvent final : public Base, public PythonEventCalls {
   }
 
   void BaseBeforeOrder(nb::handle obj) override {
+    RequireSetUp();
     Order order = std::get<Order>(ToAction(run_->classes, obj, {}));
     Base::hooked_before_order(this->simulator(), order);
     // Into the Python order, which the hook may change further (and the
@@ -198,11 +236,13 @@ class PyEvent final : public Base, public PythonEventCalls {
   }
 
   void BaseBeforeCancel(nb::handle obj) override {
+    RequireSetUp();
     Cancel cancel = std::get<Cancel>(ToAction(run_->classes, obj, {}));
     Base::hooked_before_cancel(this->simulator(), cancel);
   }
 
   void BaseAfterLog(Method method, const void* log) override {
+    RequireSetUp();
     if (log == nullptr) log = running_ == method ? current_log_ : nullptr;
     if (log == nullptr) {
       throw SimulationError(std::string("event ") + this->name() + ": super()." +
@@ -220,6 +260,7 @@ class PyEvent final : public Base, public PythonEventCalls {
   }
 
   void BaseSession(Method method, const Session& session) override {
+    RequireSetUp();
     if (method == kBeforeSession) {
       Base::hooked_before_session(this->simulator(), session);
     } else {
@@ -228,6 +269,7 @@ class PyEvent final : public Base, public PythonEventCalls {
   }
 
   void BaseStep(Method method, Market& market) override {
+    RequireSetUp();
     if (method == kBeforeStep) {
       Base::hooked_before_step_for_market(this->simulator(), market);
     } else {
@@ -236,7 +278,19 @@ class PyEvent final : public Base, public PythonEventCalls {
   }
 
  private:
+  // The built-in code reads what its setup set (its target markets, its
+  // times): an event built by hand is refused before its setup ran, as
+  // PAMS's has none of those attributes then (a runner sets its events up
+  // before they are hooked).
+  void RequireSetUp() const {
+    if (base_set_up()) return;
+    throw SimulationError("event " + this->name() + " (" + cls_->name +
+                          "): called before setup; call its setup(settings) first (PAMS's "
+                          "event has no target before it either)");
+  }
+
   std::vector<EventHook> CallBaseHookRegistration() {
+    RequireSetUp();
     if constexpr (std::is_abstract_v<Base>) {
       throw SimulationError("event " + this->name() + " (" + cls_->name +
                             "): its class does not define hook_registration");
@@ -252,7 +306,15 @@ class PyEvent final : public Base, public PythonEventCalls {
       throw SimulationError("event " + this->name() + ": hook_registration returned a hook of "
                             "another event");
     }
-    return ToEngineHook(h, this);
+    try {
+      return ToEngineHook(h, this);
+    } catch (nb::python_error& e) {
+      // A field of the wrong type: the run's error names the event, as
+      // for any value hook_registration gets wrong.
+      throw SimulationError("event " + this->name() + " (" + cls_->name +
+                            "): hook_registration gave a value of the wrong type (" + e.what() +
+                            ")");
+    }
   }
 
   nb::object SessionObject(const Session& session) const {
@@ -362,12 +424,26 @@ MakeBorrowed HandBuiltMakerFor(const std::string& base) {
 EventHook ToEngineHook(nb::handle h, Event* event) {
   EventHook hook;
   hook.event = event;
-  hook.hook_type = ToHookType(nb::cast<std::string>(h.attr("hook_type")), event->name());
-  hook.is_before = nb::cast<bool>(h.attr("is_before"));
+  nb::object type = h.attr("hook_type");
+  if (!nb::isinstance<nb::str>(type)) {
+    RaiseArgument(PyExc_ValueError, "EventHook.hook_type",
+                  "order, cancel, execution, session, or market", type);
+  }
+  hook.hook_type = ToHookType(nb::cast<std::string>(type), event->name());
+  hook.is_before = TruthArg(h.attr("is_before"), "EventHook.is_before");
   nb::object time = h.attr("time");
-  if (!time.is_none()) hook.time = nb::cast<std::vector<int64_t>>(time);
+  if (!time.is_none()) {
+    if (!nb::hasattr(time, "__iter__")) {
+      RaiseArgument(PyExc_TypeError, "EventHook.time", "a list of steps or None", time);
+    }
+    std::vector<int64_t> steps;
+    for (nb::handle t : time) steps.push_back(IntArg(t, "EventHook.time's items"));
+    hook.time = std::move(steps);
+  }
   nb::object instance = h.attr("specific_instance");
-  if (!instance.is_none()) hook.specific_instance = nb::cast<const Market*>(instance);
+  if (!instance.is_none()) {
+    hook.specific_instance = &MarketArg(instance, "EventHook.specific_instance");
+  }
   nb::object cls = h.attr("specific_class");
   if (!cls.is_none()) {
     // The engine's market classes: Market (every market) and IndexMarket.

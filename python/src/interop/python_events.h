@@ -74,6 +74,11 @@ enum EventMethod : int {
 class PythonEventCalls : public PythonPart {
  public:
   virtual void BaseSetup(nb::handle settings) = 0;
+  // Whether the built-in class's code may run: its setup returned (through
+  // the engine or super().setup), or the event is a runner's (set up
+  // before it is hooked). The Base* calls below throw SimulationError
+  // otherwise.
+  virtual bool base_set_up() const = 0;
   virtual nb::list BaseHookRegistration() = 0;
   // `order` is the Python Order the hook got; Base's changes go into it.
   virtual void BaseBeforeOrder(nb::handle order) = 0;
