@@ -15,9 +15,13 @@ which must give the runner's logs bit for bit.
 """
 import copy
 import json
+import math
 import os
+import re
 import random
 import warnings
+from collections.abc import Mapping
+from collections.abc import Sequence
 from unittest import mock
 
 import pams
@@ -25,17 +29,20 @@ import pytest
 
 import pams_cpp
 from conftest import ROOT
+from hand_built_fuzz_runs import RAW_TEXT
 
 PACKAGES = (pams, pams_cpp)
 
 
 def typed(v):
-    """A value with its Python types, for exact comparisons."""
+    """A value with its Python types, for exact comparisons (pams_cpp's
+    read-only lists and live mappings, where PAMS has lists and dicts, count
+    as those)."""
     if isinstance(v, float):
         return ("float", repr(v))
-    if isinstance(v, (list, tuple)):
-        return (type(v).__name__, [typed(x) for x in v])
-    if isinstance(v, dict):
+    if isinstance(v, Sequence) and not isinstance(v, (str, bytes)):
+        return ("tuple" if isinstance(v, tuple) else "list", [typed(x) for x in v])
+    if isinstance(v, Mapping):
         return ("dict", [(typed(k), typed(x)) for k, x in v.items()])
     if isinstance(v, (int, str, bool)) or v is None:
         return (type(v).__name__, v)
@@ -753,6 +760,330 @@ def test_a_runners_book_refuses_changes_behind_its_market():
         book.add(pams_cpp.Order(agent_id=0, market_id=0, is_buy=True,
                                 kind=pams_cpp.LIMIT_ORDER, volume=1, price=1.0))
     assert book.get_best_order() is None
+
+
+# ------------------------------------- misuse: PAMS's outcome, a clear message
+
+
+def checked(pkg, f):
+    """outcome(f), and for pams_cpp a message of its own: no C++ or
+    nanobind text (hand_built_fuzz_runs.RAW_TEXT)."""
+    try:
+        return ("value", f())
+    except Exception as e:  # noqa: BLE001  (the type is what is compared)
+        if pkg is pams_cpp:
+            assert not any(text in str(e) for text in RAW_TEXT), str(e)
+        builtin = next(c for c in type(e).__mro__ if c.__module__ == "builtins")
+        return ("raises", builtin.__name__)
+
+
+def a_market(pkg, sim=None, added=True, started=True):
+    sim = sim or pkg.Simulator(prng=random.Random(1))
+    m = pkg.Market(market_id=0, prng=random.Random(1), simulator=sim, name="m",
+                   logger=pkg.logs.Logger())
+    m.setup(settings={"tickSize": 0.01, "marketPrice": 300.0})
+    if added:
+        sim._add_market(market=m)
+    if started:
+        m._update_time(next_fundamental_price=300.0)
+    return m
+
+
+def an_order(pkg, is_buy=True, price=300.0, **fields):
+    return pkg.Order(agent_id=0, market_id=0, is_buy=is_buy, kind=pkg.LIMIT_ORDER, volume=1,
+                     price=price, **fields)
+
+
+def test_an_order_whose_ttl_was_set_to_a_negative_one_expires_at_the_next_step():
+    """o.ttl = -1 after the Order was made (its constructor refuses it):
+    PAMS's market takes the order and expires it at the next step (this
+    crashed the interpreter)."""
+    def scenario(pkg):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            m = a_market(pkg)
+            out = []
+            for ttl in (-1, 0, -(2 ** 40), 2):
+                o = an_order(pkg, ttl=None)
+                o.ttl = ttl
+                out.append(checked(pkg, lambda o=o: log_fields(m._add_order(o))))
+            out.append(typed(m.get_buy_order_book()))
+            for _ in range(4):
+                m._update_time(next_fundamental_price=300.0)
+                out.append(typed(m.get_buy_order_book()))
+            out += [log_fields(x) for x in m.logger.pending_logs]
+        return out
+
+    assert "('int', -1)" in str(same_on_both(scenario))
+
+
+def test_orders_before_the_markets_first_step_raise_pams_assertion():
+    """_add_order before _update_time (the market at time -1), added to a
+    simulator or not, and after `market.time = t` moved the market's clock
+    but not its books: PAMS's AssertionError (this crashed the
+    interpreter)."""
+    def scenario(pkg):
+        out = []
+        for added in (True, False):
+            m = a_market(pkg, added=added, started=False)
+            out.append(checked(pkg, lambda m=m: m._add_order(an_order(pkg))))
+            out.append(checked(pkg, lambda m=m: m._execution()))
+        m = a_market(pkg)
+        m.time = 5
+        out.append(checked(pkg, lambda: m._add_order(an_order(pkg))))
+        # (PAMS's book kept the order refused and gave it an id: the ids
+        # after differ, the times do not.)
+        m._update_time(next_fundamental_price=301.0)
+        out.append(checked(pkg, lambda: m._add_order(an_order(pkg)).time))
+        return out
+
+    assert same_on_both(scenario)[0] == ("raises", "AssertionError")
+
+
+def test_the_same_order_in_two_lists_is_refused_as_pams_refuses_it():
+    def scenario(pkg):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            runner = pkg.runners.SequentialRunner(settings=copy.deepcopy(SETTING),
+                                                  prng=random.Random(4))
+            runner._setup()
+            sim = runner.simulator
+            sim._update_times_on_markets(sim.markets)
+            session = sim.sessions[1]
+            o = an_order(pkg)
+            out = [checked(pkg, lambda: runner._handle_orders(session=session,
+                                                               local_orders=[[o], [o]]))]
+            return out
+
+    assert same_on_both(scenario) == [("raises", "ValueError")]
+
+
+def test_a_negative_time_reads_the_fundamental_prices_from_their_end():
+    """get_fundamental_price(time=-3) reads PAMS's list from its end (an
+    IndexError before its first entry), where it said
+    "vector::_M_range_check"."""
+    def scenario(pkg):
+        f = pkg.Fundamentals(prng=random.Random(3))
+        f.add_market(market_id=0, initial=100.0, drift=0.0, volatility=0.1)
+        out = [checked(pkg, lambda: f.get_fundamental_price(market_id=0, time=-3))]
+        out.append(typed(f.get_fundamental_price(market_id=0, time=5)))
+        for t in (-3, -1, -101, -102):
+            out.append(checked(pkg, lambda t=t: typed(f.get_fundamental_price(market_id=0,
+                                                                              time=t))))
+        out.append(checked(pkg, lambda: typed(f.get_fundamental_prices(market_id=0,
+                                                                        times=[-2, 3]))))
+        return out
+
+    result = same_on_both(scenario)
+    assert result[0] == ("raises", "IndexError") and result[-2] == ("raises", "IndexError")
+
+
+def test_arguments_of_the_wrong_type_get_a_clear_error():
+    """Where PAMS fails on an argument of the wrong type (a TypeError from
+    its arithmetic, an AttributeError), pams_cpp raises TypeError naming the
+    argument, not nanobind's list of signatures; where PAMS returns [] (the
+    steps before _setup, with no agent to ask), so does pams_cpp."""
+    def scenario(pkg):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            f = pkg.Fundamentals(prng=random.Random(1))
+            out = [checked(pkg, lambda: f.add_market(market_id=0, initial="x", drift=0.0,
+                                                     volatility=0.1))]
+            runner = pkg.runners.SequentialRunner(settings=copy.deepcopy(SETTING),
+                                                  prng=random.Random(2))
+            out += [checked(pkg, lambda: runner._collect_orders_from_normal_agents(session=None)),
+                    checked(pkg, lambda: runner._handle_orders(session=None, local_orders=[])),
+                    checked(pkg, lambda: runner._handle_high_frequency_orders(session=None)),
+                    checked(pkg, lambda: runner._update_markets(session=None))]
+            runner._setup()
+            session = runner.simulator.sessions[0]
+            out += [checked(pkg, lambda: runner._handle_orders(session=session,
+                                                               local_orders=None)),
+                    checked(pkg, lambda: runner._generate_markets(market_type_names=[1]))]
+            m = a_market(pkg)
+            out += [checked(pkg, lambda: m.get_market_price(time="x")),
+                    checked(pkg, lambda: m.get_market_price(time=2 ** 70)),
+                    checked(pkg, lambda: m.get_market_prices(times=[0, None]))]
+        return out
+
+    assert same_on_both(scenario)[1:5] == [("value", []), ("value", []), ("value", []),
+                                           ("value", None)]
+    # Where PAMS fails on the first attribute it reads (an AttributeError
+    # for None), pams_cpp names the argument in a TypeError.
+    runner = pams_cpp.runners.SequentialRunner(settings=copy.deepcopy(SETTING),
+                                               prng=random.Random(2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        runner._setup()
+    for step in (runner._collect_orders_from_normal_agents, runner._update_markets,
+                 runner._iterate_market_updates, runner._handle_high_frequency_orders):
+        with pytest.raises(TypeError, match="session must be a Session"):
+            step(session=None)
+
+
+def test_values_pams_takes_and_the_engine_cannot_hold_are_named():
+    """What PAMS takes and cannot use afterwards, or that the engine cannot
+    hold (an id that is no int, a step past 10**8, NaN where the engine keeps
+    None), is refused with a message naming the argument."""
+    sim = pams_cpp.Simulator(prng=random.Random(1))
+    cases = [
+        (TypeError, "market_id must be an int",
+         lambda: pams_cpp.Market(market_id="x", prng=random.Random(1), simulator=sim, name="m")),
+        (ValueError, "market_id must be an id",
+         lambda: pams_cpp.Market(market_id=-1, prng=random.Random(1), simulator=sim, name="m")),
+        (TypeError, "session_id must be an int",
+         lambda: pams_cpp.Session(session_id="x", prng=random.Random(1), session_start_time=0,
+                                  simulator=sim, name="s")),
+        (TypeError, "agent_id must be an int",
+         lambda: pams_cpp.agents.FCNAgent(agent_id=None, prng=random.Random(1), simulator=sim,
+                                          name="a")),
+    ]
+    m = a_market(pams_cpp, sim=sim)
+    cases += [
+        (ValueError, "time must be a step in", lambda: m._set_time(time=2 ** 62,
+                                                                    next_fundamental_price=1.0)),
+        (ValueError, "not NaN", lambda: m._update_time(next_fundamental_price=math.nan)),
+        (OverflowError, "ticks", lambda: m.convert_to_tick_level(price=math.inf, is_buy=True)),
+        (TypeError, "tick_size must be a number", lambda: setattr(m, "tick_size", "x")),
+        (ValueError, "volume must be positive", lambda: m._add_order(_zero_volume_order())),
+    ]
+    for error, text, call in cases:
+        with pytest.raises(error, match=re.escape(text)) as raised:
+            call()
+        assert not any(t in str(raised.value) for t in RAW_TEXT), str(raised.value)
+
+
+def _zero_volume_order():
+    order = an_order(pams_cpp)
+    order.volume = 0
+    return order
+
+
+def test_a_market_calls_an_order_book_method_a_program_replaced():
+    """PAMS's tests replace OrderBook.add and .cancel (unittest.mock.patch)
+    and expect the market's AssertionError when the replacement did not do
+    the book's work; a replacement that wraps the original (a spy) changes
+    nothing."""
+    def scenario(pkg):
+        m = a_market(pkg)
+        m._is_running = True
+        out = []
+        with mock.patch.object(pkg.order_book.OrderBook, "add", return_value=None):
+            out.append(checked(pkg, lambda: m._add_order(an_order(pkg))))
+        placed = an_order(pkg)
+        original_add = pkg.order_book.OrderBook.add
+        calls = []
+
+        def spy(book, order):
+            calls.append(order)
+            return original_add(book, order=order)
+
+        with mock.patch.object(pkg.order_book.OrderBook, "add", spy):
+            out.append(checked(pkg, lambda: log_fields(m._add_order(placed))))
+            out.append(len(calls))
+        with mock.patch.object(pkg.order_book.OrderBook, "cancel", return_value=None):
+            out.append(checked(pkg, lambda: m._cancel_order(pkg.Cancel(order=placed))))
+        out.append(checked(pkg, lambda: log_fields(m._cancel_order(pkg.Cancel(order=placed)))))
+        out += [typed(m.get_buy_order_book()), fields(placed, ORDER_FIELDS)]
+        return out
+
+    result = same_on_both(scenario)
+    assert result[0] == ("raises", "AssertionError") and result[2] == 1
+    assert result[3] == ("raises", "AssertionError")
+
+
+# --------------------------- PAMS's attributes set or changed: in effect, or refused
+
+
+def test_fundamentals_containers_set_take_effect_as_in_pams():
+    """Assigning into fundamentals.prices, drifts, volatilities, initials and
+    start_at takes effect as in PAMS (they were copies: assignments were
+    lost)."""
+    def scenario(pkg):
+        f = pkg.Fundamentals(prng=random.Random(5))
+        for i in (0, 1):
+            f.add_market(market_id=i, initial=100.0 + i, drift=0.0, volatility=0.05)
+        out = [typed(f.get_fundamental_prices(market_id=0, times=range(0, 120, 9)))]
+        f.prices[0][50] = 77.0
+        f._generated_until = 50
+        f.drifts[1] = 0.01
+        f.volatilities[0] = 0.2
+        f.initials[1] = 3.0
+        f.start_at[1] = 0
+        out += [typed(f.get_fundamental_prices(market_id=m, times=range(40, 260, 11)))
+                for m in (0, 1)]
+        out += [typed(dict(f.drifts)), typed(dict(f.volatilities)), typed(dict(f.initials)),
+                typed(dict(f.start_at)), typed(f.prices[0][48:53]), len(f.prices[1])]
+        f.prices[1] = [5.0] * 300
+        out.append(len(f.prices[0]))
+        f._generated_until = 299
+        # Market 0's prices end before step 299, which the next draw goes on
+        # from: PAMS's IndexError.
+        out.append(checked(pkg, lambda: f.get_fundamental_prices(market_id=1, times=[300])))
+        f._generated_until = 250
+        out.append(typed(f.get_fundamental_prices(market_id=1, times=[0, 249, 250, 251, 350])))
+        f.prices[0].append(1.0)
+        out.append(typed(f.prices[0][-1]))
+        return out
+
+    same_on_both(scenario)
+
+
+def test_fundamentals_containers_that_cannot_take_effect_say_what_to_do():
+    f = pams_cpp.Fundamentals(prng=random.Random(5))
+    f.add_market(market_id=0, initial=100.0, drift=0.0, volatility=0.05)
+    for change, error, advice in (
+            (lambda: f.market_ids.append(3), TypeError, "add_market"),
+            (lambda: f.drifts.__setitem__(9, 0.1), KeyError, "add_market"),
+            (lambda: f.prices.__delitem__(0), TypeError, "remove_market"),
+            (lambda: setattr(f, "prices", {}), AttributeError, "fundamentals.prices[market_id]"),
+            (lambda: setattr(f, "_generate_chunk_size", 10), AttributeError, "chunks of 100"),
+            (lambda: setattr(f, "_np_prng", None), AttributeError, "Fundamentals(prng=")):
+        with pytest.raises(error, match=re.escape(advice)):
+            change()
+
+
+def test_market_attributes_set_take_effect_as_in_pams():
+    def scenario(pkg):
+        m = a_market(pkg)
+        first = m.logger
+        m.logger = pkg.logs.Logger()
+        prng = random.Random(9)
+        m._prng = prng
+        m._next_order_id = 10
+        m.tick_size = 0.5
+        m._is_running = 1
+        log = m._add_order(an_order(pkg, price=300.3))
+        return [len(first.pending_logs), len(m.logger.pending_logs), m._prng is prng,
+                log_fields(log), typed(m.tick_size), m.is_running == 1, typed(m._next_order_id)]
+
+    assert same_on_both(scenario)[:3] == [0, 1, True]
+
+
+def test_market_and_book_attributes_that_cannot_take_effect_say_what_to_do():
+    m = a_market(pams_cpp)
+    index = pams_cpp.IndexMarket(market_id=1, prng=random.Random(1), simulator=m.simulator,
+                                 name="i")
+    book = pams_cpp.OrderBook(is_buy=True)
+    for change, error, advice in (
+            (lambda: setattr(m, "chunk_size", 10), AttributeError, "chunks of 100"),
+            (lambda: setattr(m, "name", "x"), AttributeError, "name=..."),
+            (lambda: setattr(m, "market_id", 3), AttributeError, "market_id=..."),
+            (lambda: setattr(m, "simulator", None), AttributeError, "simulator=..."),
+            (lambda: setattr(m, "buy_order_book", book), AttributeError, "_add_order"),
+            (lambda: m._market_prices.__setitem__(0, 1.0), TypeError, "_update_time"),
+            (lambda: m._executed_volumes.append(1), TypeError, "setup"),
+            (lambda: setattr(m, "_next_order_id", -1), ValueError, "ids cannot be given twice"),
+            (lambda: index._components.append(m), TypeError, "_add_market"),
+            (lambda: setattr(book, "time", 3), AttributeError, "_set_time"),
+            (lambda: book.priority_queue, AttributeError, "get_best_order"),
+            (lambda: setattr(book, "expire_time_list", {}), AttributeError, "_set_time")):
+        with pytest.raises(error, match=re.escape(advice)):
+            change()
+    # Copies of a history are plain lists, which change freely.
+    history = copy.copy(m._market_prices)
+    history[0] = 1.0
+    assert type(history) is list
 
 
 # ------------------------------------------------- PAMS's loop, by hand
