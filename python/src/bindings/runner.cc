@@ -371,6 +371,13 @@ class PyRunner {
   }
 
  public:
+  // Visits the Python object of an engine object of a Python class (none
+  // for one of a built-in class).
+  template <typename T, typename Each>
+  static void VisitPart(const T* object, Each& each) {
+    if (const auto* p = dynamic_cast<const PythonPart*>(object)) each(p->self().ptr());
+  }
+
   // The Python objects this runner holds, for the garbage collector: the
   // Python agents hold their runner (through their simulator), so an agent
   // and its runner form a cycle that only the collector can break.
@@ -391,17 +398,22 @@ class PyRunner {
     for (const auto& logger : python_loggers_) each(logger->logger().ptr());
     if (run_) run_->Traverse(each);
     if (runner_) {
+      // Only the Python objects of what the simulator owns: an object a
+      // program built by hand and added to this runner's simulator (which
+      // the simulator borrows) is its Python object's, which the
+      // simulator's Python side keeps. Visiting it here would count a
+      // reference nobody holds, and the collector would free it under the
+      // runner (a segfault); it is not even read, as it may be gone.
       for (const auto& agent : runner_->simulator().agents()) {
-        if (auto* p = dynamic_cast<const PythonPart*>(agent.get())) each(p->self().ptr());
+        if (agent.get_deleter().owned) VisitPart(agent.get(), each);
       }
       for (const auto& event : runner_->simulator().events()) {
-        if (auto* p = dynamic_cast<const PythonPart*>(event.get())) each(p->self().ptr());
+        if (event.get_deleter().owned) VisitPart(event.get(), each);
       }
       for (const auto& market : runner_->simulator().market_objects()) {
-        if (auto* p = dynamic_cast<const PythonPart*>(market.get())) each(p->self().ptr());
-        if (auto* p = dynamic_cast<const PythonPart*>(market->transaction_fee())) {
-          each(p->self().ptr());
-        }
+        if (!market.get_deleter().owned) continue;
+        VisitPart(market.get(), each);
+        VisitPart(market->transaction_fee(), each);
       }
     }
     return result;
@@ -421,15 +433,21 @@ class PyRunner {
     for (const auto& logger : python_loggers_) logger->Clear();
     if (run_) run_->Clear();
     if (runner_) {
+      // What the simulator borrows (objects built by hand) is its Python
+      // objects' own, and may be gone: left alone (see Traverse).
+      auto clear = [](auto* object) {
+        if (auto* p = dynamic_cast<PythonPart*>(object)) p->clear_self();
+      };
       for (const auto& agent : runner_->simulator().agents()) {
-        if (auto* p = dynamic_cast<PythonPart*>(agent.get())) p->clear_self();
+        if (agent.get_deleter().owned) clear(agent.get());
       }
       for (const auto& event : runner_->simulator().events()) {
-        if (auto* p = dynamic_cast<PythonPart*>(event.get())) p->clear_self();
+        if (event.get_deleter().owned) clear(event.get());
       }
       for (const auto& market : runner_->simulator().market_objects()) {
-        if (auto* p = dynamic_cast<PythonPart*>(market.get())) p->clear_self();
-        if (auto* p = dynamic_cast<PythonPart*>(market->transaction_fee())) p->clear_self();
+        if (!market.get_deleter().owned) continue;
+        clear(market.get());
+        clear(market->transaction_fee());
       }
     }
   }
