@@ -170,6 +170,7 @@ void BindAgents(nb::module_& m) {
       // The built-in class's own methods (Python's super()).
       .def("_base_setup",
            [](Agent& a, nb::handle settings, nb::handle ids_arg) {
+             RequireSettings(settings, "Agent.setup");
              if (ids_arg.is_none() || !nb::hasattr(ids_arg, "__iter__")) {
                RaiseArgument(PyExc_TypeError, "Agent.setup: accessible_markets_ids",
                              "a list of market ids", ids_arg);
@@ -185,7 +186,7 @@ void BindAgents(nb::module_& m) {
              const Json json = ToJson(settings, a.name());
              a.setup(Settings(json, a.name()), ids);
            },
-           nb::arg("settings"), nb::arg("accessible_markets_ids").none())
+           nb::arg("settings").none(), nb::arg("accessible_markets_ids").none())
       .def("_base_submit_orders",
            [](Agent& a, nb::handle markets) -> nb::list {
              PythonAgentCalls& p = SetUpCalls(a, "submit_orders");

@@ -87,6 +87,7 @@ void BindEvents(nb::module_& m) {
       // The built-in class's own methods (Python's super()).
       .def("_base_setup",
            [](Event& e, nb::handle settings) {
+             RequireSettings(settings, "EventABC.setup");
              if (dynamic_cast<PythonEventCalls*>(&e) == nullptr) {
                // A runner's event of a built-in class, set up by a program
                // running the runner's pending setups itself.
@@ -96,7 +97,7 @@ void BindEvents(nb::module_& m) {
              }
              PythonCallsOf(e).BaseSetup(settings);
            },
-           nb::arg("settings"))
+           nb::arg("settings").none())
       .def("_base_hook_registration",
            [](nb::handle self, nb::handle event_object) {
              Event& e = nb::cast<Event&>(self);

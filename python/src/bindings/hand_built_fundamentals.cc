@@ -167,6 +167,9 @@ void SetPerMarket(Fundamentals& f, nb::handle market_id, nb::handle value, const
 void SetPrices(Fundamentals& f, nb::handle market_id, nb::handle values) {
   const int id = KnownMarket(f, market_id);
   const std::string what = "Fundamentals.prices[" + std::to_string(id) + "]";
+  if (values.is_none() || !nb::hasattr(values, "__iter__")) {
+    RaiseArgument(PyExc_TypeError, what.c_str(), "a list of prices", values);
+  }
   std::vector<double> prices;
   for (nb::handle v : values) prices.push_back(NumberArg(v, (what + "'s items").c_str()));
   if (prices.size() > static_cast<size_t>(kMaxHandBuiltStep)) {
@@ -357,11 +360,15 @@ void BindFundamentalsMethods(nb::module_& m) {
   Method(cls, "_set_value",
          [](Fundamentals& f, const std::string& name, nb::handle market_id, nb::handle value) {
            SetPerMarket(f, market_id, value, name.c_str());
-         });
-  Method(cls, "_prices_of", [](const Fundamentals& f, nb::handle market_id) {
-    return nb::cast(f.prices(KnownMarket(f, market_id)));
-  });
-  Method(cls, "_set_prices", &SetPrices);
+         },
+         nb::arg("name"), nb::arg("market_id").none(), nb::arg("value").none());
+  Method(
+      cls, "_prices_of",
+      [](const Fundamentals& f, nb::handle market_id) {
+        return nb::cast(f.prices(KnownMarket(f, market_id)));
+      },
+      nb::arg("market_id").none());
+  Method(cls, "_set_prices", &SetPrices, nb::arg("market_id").none(), nb::arg("values").none());
   Property(
       cls, "_generated_until", [](const Fundamentals& f) { return f.generated_until(); },
       [](Fundamentals& f, Arg<int64_t> time) {
@@ -378,7 +385,8 @@ void BindFundamentalsMethods(nb::module_& m) {
            f.set_correlation_entry(IdArg(a, "Fundamentals.correlation: a key's first id"),
                                    IdArg(b, "Fundamentals.correlation: a key's second id"),
                                    NumberArg(c, "Fundamentals.correlation: a value"));
-         });
+         },
+         nb::arg("market_id1").none(), nb::arg("market_id2").none(), nb::arg("corr").none());
   Method(cls, "_erase_correlation_entry", [](Fundamentals& f, nb::handle a, nb::handle b) {
     const bool erased =
         (PyLong_Check(a.ptr()) || PyIndex_Check(a.ptr())) &&
@@ -389,7 +397,7 @@ void BindFundamentalsMethods(nb::module_& m) {
       PyErr_SetObject(PyExc_KeyError, nb::make_tuple(a, b).ptr());
       throw nb::python_error();
     }
-  });
+  }, nb::arg("market_id1").none(), nb::arg("market_id2").none());
   // numpy's generator of the fundamentals (PAMS's _np_prng): its uniform
   // draws, as numpy.random.Generator.random(size).
   Method(

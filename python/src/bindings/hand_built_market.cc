@@ -104,6 +104,17 @@ nb::object HistoryList(nb::handle self, const std::string& name) {
   return nb::module_::import_("pams_cpp.market").attr("_History")(entries, name);
 }
 
+// A history a Python market's setup presets (PAMS's market_share sample
+// sets _executed_volumes): the market's PythonMarketCalls reads it
+// (naming a value of the wrong type); any other market refuses.
+void SetHistory(Market& m, const std::string& key, nb::handle values) {
+  PythonMarketCalls* p = PythonCallsOf(m);
+  if (p == nullptr || !p->SetHistory(key, values)) {
+    throw nb::attribute_error(
+        ("only a market of a Python class may set " + key + ", in its setup").c_str());
+  }
+}
+
 // ------------------------------------------------------------ the checks
 
 // PAMS compares an order's market_id with the market's (==): an order whose
@@ -442,15 +453,14 @@ void BindHandBuiltMarketMethods(nb::handle market_cls, nb::handle index_cls) {
                            "_fundamental_prices", "_executed_volumes", "_executed_total_prices",
                            "_n_buy_orders", "_n_sell_orders"}) {
     const std::string key = name;
-    // The setter (a Python market's setup presets a history) stays the one
-    // market.cc binds.
-    nb::object old = nb::getattr(market_cls, name);
     nb::object property = nb::module_::import_("builtins").attr("property");
     Forget(market_cls, name);
-    nb::setattr(market_cls, name,
-                property(nb::cpp_function([key](nb::handle self) { return HistoryList(self, key); },
-                                          nb::is_method()),
-                         old.attr("fset")));
+    nb::setattr(
+        market_cls, name,
+        property(nb::cpp_function([key](nb::handle self) { return HistoryList(self, key); },
+                                  nb::is_method()),
+                 nb::cpp_function([key](Market& m, nb::handle values) { SetHistory(m, key, values); },
+                                  nb::is_method(), nb::arg("values").none())));
   }
   Property(
       market_cls, "_next_order_id", [](const Market& m) { return m.next_order_id(); },

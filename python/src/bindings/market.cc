@@ -351,6 +351,7 @@ void BindPythonMarkets(nb::class_<Market>& market) {
   market.def(
       "setup",
       [](Market& m, nb::handle settings, nb::args, nb::kwargs) {
+        RequireSettings(settings, "Market.setup");
         PythonMarketCalls* p = PythonCallsOf(m);
         if (p == nullptr) {
           // A runner's market of a built-in class, set up by a program
@@ -361,7 +362,7 @@ void BindPythonMarkets(nb::class_<Market>& market) {
         }
         p->BaseSetup(settings);
       },
-      nb::arg("settings"), nb::arg("args"), nb::arg("kwargs"));
+      nb::arg("settings").none(), nb::arg("args"), nb::arg("kwargs"));
   // PAMS's history lists, which a Python market may preset in setup (as
   // PAMS's market_share sample presets _executed_volumes). Reading one
   // gives its entries up to now, with the getters' types (PAMS's lists

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "bindings/bindings.h"
+#include "interop/arguments.h"
 #include "interop/python_agents.h"
 #include "interop/values.h"
 #include "pams/agents/agent.h"
@@ -65,10 +66,11 @@ void BindSimulation(nb::module_& m) {
           // *args, **kwargs as PAMS's signature (the stub shows what
           // pams_cpp.Session.setup, which wraps this, accepts).
           [](Session& s, nb::handle settings, nb::args, nb::kwargs) {
+            RequireSettings(settings, "Session.setup");
             const Json json = ToJson(settings, s.name());
             s.setup(Settings(json, s.name()));
           },
-          nb::arg("settings"), nb::arg("args"), nb::arg("kwargs"),
+          nb::arg("settings").none(), nb::arg("args"), nb::arg("kwargs"),
           "Reads the session's config: iterationSteps, withOrderPlacement,\n"
           "withOrderExecution, withPrint (required), maxNormalOrders,\n"
           "maxHighFrequencyOrders, highFrequencySubmitRate (optional).\n\n"

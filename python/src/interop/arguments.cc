@@ -112,6 +112,15 @@ double NotNanArg(nb::handle value, const char* what) {
   return out;
 }
 
+void RequireSettings(nb::handle settings, const char* method) {
+  // Other values reach the config reader, whose ValueError names what is
+  // missing (PAMS's `"tickSize" in "x"` is False: its ValueError too).
+  if (settings.is_none()) {
+    const std::string what = std::string(method) + ": settings";
+    RaiseArgument(PyExc_TypeError, what.c_str(), "a dict (the object's config)", settings);
+  }
+}
+
 bool TruthArg(nb::handle value, const char* what) {
   const int truth = PyObject_IsTrue(value.ptr());
   if (truth < 0) {

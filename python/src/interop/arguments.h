@@ -75,6 +75,9 @@ double NumberArg(nb::handle value, const char* what);
 // NumberArg that is not NaN: ValueError for NaN (the engine's histories
 // keep NaN for PAMS's None).
 double NotNanArg(nb::handle value, const char* what);
+// An object's config (its settings): TypeError naming `method` for None
+// (PAMS's `"key" in settings` fails on it too).
+void RequireSettings(nb::handle settings, const char* method);
 // Whether value is true, as PAMS's `if value:` reads it (any object).
 bool TruthArg(nb::handle value, const char* what);
 
