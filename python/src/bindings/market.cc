@@ -142,19 +142,21 @@ nb::list Many(const Market& m, nb::handle times, One one, const char* what) {
     for (int64_t t = 0; t <= m.get_time(); ++t) out.append(one(m, t));
     return out;
   }
-  // PAMS checks every time before reading any.
+  // PAMS checks every time before reading any (each is converted twice:
+  // cheaper than keeping them, for the few steps an agent asks for).
   nb::list ts = nb::list(nb::iter(times));
-  std::vector<int64_t> steps;
+  auto step = [&](nb::handle t) {
+    const std::optional<int64_t> s = TimeArg(t, what);
+    if (!s) RaiseArgument(PyExc_TypeError, what, "ints", t);
+    return *s;
+  };
   for (nb::handle t : ts) {
-    const std::optional<int64_t> step = TimeArg(t, what);
-    if (!step) RaiseArgument(PyExc_TypeError, what, "ints", t);
-    if (*step > m.get_time()) {
+    if (step(t) > m.get_time()) {
       PyErr_SetString(PyExc_AssertionError, "Cannot refer the future parameters");
       throw nb::python_error();
     }
-    steps.push_back(*step);
   }
-  for (int64_t t : steps) out.append(one(m, Resolve(m, t)));
+  for (nb::handle t : ts) out.append(one(m, Resolve(m, step(t))));
   return out;
 }
 

@@ -26,14 +26,26 @@ void RaiseArgument(PyObject* type, const char* what, const char* expected, nb::h
   Raise(type, std::string(what) + " must be " + expected + ", got " + Describe(value));
 }
 
+namespace {
+
+// value's __index__ as a long long, `overflow` set past 64 bits (a plain
+// int, the common case, without making its index object). REQUIRES: value
+// is an int or has __index__.
+long long AsIndex(PyObject* v, int* overflow) {
+  if (PyLong_CheckExact(v)) return PyLong_AsLongLongAndOverflow(v, overflow);
+  nb::object index = nb::steal(PyNumber_Index(v));
+  if (!index.is_valid()) throw nb::python_error();
+  return PyLong_AsLongLongAndOverflow(index.ptr(), overflow);
+}
+
+}  // namespace
+
 int64_t IntArg(nb::handle value, const char* what) {
   PyObject* v = value.ptr();
   // A float or a str has no __index__; a bool and numpy's integers do.
   if (!PyLong_Check(v) && !PyIndex_Check(v)) RaiseArgument(PyExc_TypeError, what, "an int", value);
-  nb::object index = nb::steal(PyNumber_Index(v));
-  if (!index.is_valid()) throw nb::python_error();
   int overflow = 0;
-  const long long out = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  const long long out = AsIndex(v, &overflow);
   if (overflow != 0) {
     RaiseArgument(PyExc_OverflowError, what, "an int of 64 bits (-2**63 to 2**63 - 1)", value);
   }
@@ -50,16 +62,14 @@ std::optional<int64_t> OptionalIntArg(nb::handle value, const char* what) {
   return IntArg(value, what);
 }
 
-std::optional<int64_t> TimeArg(nb::handle value, const char* what) {
+std::optional<int64_t> TimeArgSlow(nb::handle value, const char* what) {
   if (value.is_none()) return std::nullopt;
   PyObject* v = value.ptr();
   if (!PyLong_Check(v) && !PyIndex_Check(v)) {
     RaiseArgument(PyExc_TypeError, what, "an int or None", value);
   }
-  nb::object index = nb::steal(PyNumber_Index(v));
-  if (!index.is_valid()) throw nb::python_error();
   int overflow = 0;
-  const long long out = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  const long long out = AsIndex(v, &overflow);
   if (overflow > 0) return std::numeric_limits<int64_t>::max();
   if (overflow < 0) return std::numeric_limits<int64_t>::min();
   if (out == -1 && PyErr_Occurred()) throw nb::python_error();

@@ -64,7 +64,18 @@ std::optional<int64_t> OptionalIntArg(nb::handle value, const char* what);
 // clamped to the nearest extreme, which gives PAMS's outcome (a huge step
 // is in the future: AssertionError; a huge negative one is no index:
 // IndexError).
-std::optional<int64_t> TimeArg(nb::handle value, const char* what);
+std::optional<int64_t> TimeArgSlow(nb::handle value, const char* what);
+inline std::optional<int64_t> TimeArg(nb::handle value, const char* what) {
+  // A plain int of 64 bits (what agents pass) without a call: the getters
+  // that take a step are agents' most frequent calls.
+  if (PyLong_CheckExact(value.ptr())) {
+    int overflow = 0;
+    const long long out = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow == 0) return out;
+  }
+  if (value.is_none()) return std::nullopt;
+  return TimeArgSlow(value, what);
+}
 // IntArg in [0, kMaxHandBuiltId): ValueError outside.
 int IdArg(nb::handle value, const char* what);
 // IntArg in [lowest, kMaxHandBuiltStep]: ValueError outside.

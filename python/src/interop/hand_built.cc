@@ -90,7 +90,12 @@ OrderKind LogKind(nb::handle log) {
 Market& MarketArg(nb::handle market) { return EngineOf<Market>(market, "a Market"); }
 
 Market& MarketArg(nb::handle market, const char* what) {
-  if (nb::isinstance<Market>(market)) return nb::cast<Market&>(market);
+  // One type lookup on the way that succeeds (a hand-driven loop hands a
+  // market to a trigger every step).
+  try {
+    return nb::cast<Market&>(market);
+  } catch (const nb::cast_error&) {
+  }
   nb::object engine = nb::getattr(market, "_engine", nb::none());
   if (!engine.is_none() && nb::isinstance<Market>(engine)) return nb::cast<Market&>(engine);
   RaiseArgument(PyExc_TypeError, what, "a Market", market);
@@ -127,21 +132,25 @@ void FeedLogger(Logger& logger, nb::handle log) {
   // The class's __name__ without making a Python string (a heap type's
   // tp_name is its __name__): a hand-driven loop feeds logs every step.
   const std::string_view kind = Py_TYPE(log.ptr())->tp_name;
+  // (nb::cast's own type check, converted: a hand-driven loop feeds two
+  // logs a step.)
   auto simulator = [&]() -> Simulator& {
     nb::object sim = log.attr(n.simulator);
     nb::object core = nb::getattr(sim, n.core, nb::none());
-    if (core.is_none() || !nb::isinstance<Simulator>(core)) {
+    try {
+      return nb::cast<Simulator&>(core);
+    } catch (const nb::cast_error&) {
       RaiseArgument(PyExc_TypeError, FieldName(log, "simulator").c_str(),
                     "a pams_cpp Simulator", sim);
     }
-    return nb::cast<Simulator&>(core);
   };
   auto session = [&]() -> const Session& {
     nb::object s = log.attr(n.session);
-    if (!nb::isinstance<Session>(s)) {
+    try {
+      return nb::cast<const Session&>(s);
+    } catch (const nb::cast_error&) {
       RaiseArgument(PyExc_TypeError, FieldName(log, "session").c_str(), "a Session", s);
     }
-    return nb::cast<const Session&>(s);
   };
   if (kind == "MarketStepBeginLog") {
     logger.process_market_step_begin_log(
