@@ -55,15 +55,23 @@ the program says so: ``pams_cpp.runners.shutdown_workers()`` ends them all,
 set-up. A kept worker keeps the modules it imported: after editing a module
 of your agents, call ``shutdown_workers()``.
 
-Until a worker is ready, the main process runs the rounds itself (and it
-runs every round of a single agent), when it is prepared as the workers
-are: no worker initializer, no ``workerTimeout`` (only a worker can be
-timed out), and what the runner class checks in
-``_main_process_can_run_tasks()`` (the TensorFlow runner configures this
-process's TensorFlow as its workers'). Results do not depend on where a
-task runs. ``simulation.runRoundsWhileWorkersStart`` false turns this off;
-``simulation.workerStartTimeout`` (seconds, default 120) bounds a worker's
-start (the import of the main module and of the agents' modules).
+Every call of a Python agent runs in a worker process, as in PAMS's
+runner: a call that crashes (a segfault in an extension, ``os._exit``) or
+is killed takes its worker down, and the run raises a SimulationError
+naming the agent and the step; the process that started the run lives on.
+The main process runs only engine code: the built-in agents' calls (C++,
+microseconds) and batched model calls (one call per model and round, see
+``batchModelCalls``). ``simulation.runRoundsWhileWorkersStart`` true lets
+the main process run calls too: until a worker is ready (a spawned worker
+importing TensorFlow takes seconds), and every round of a single agent,
+when it is prepared as the workers are (no worker initializer, no
+``workerTimeout``, and what the runner class checks in
+``_main_process_can_run_tasks()``: the TensorFlow runner configures this
+process's TensorFlow as its workers'). That makes a first run faster, but a
+call that crashes there ends the program (a notebook's kernel dies).
+Results do not depend on where a task runs. ``simulation.workerStartTimeout``
+(seconds, default 120) bounds a worker's start (the import of the main
+module and of the agents' modules).
 
 A subclass may override ``_get_worker_initializer()`` and
 ``_get_worker_initargs()``: the initializer is called with the initargs once
@@ -410,8 +418,9 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
       (default 120).
     * ``workerIdleTimeout``: seconds workers are kept for a later runner of
       the same set-up, 0..1e9 (default 300; 0: they end with the run).
-    * ``runRoundsWhileWorkersStart``: bool (default true): the main process
-      runs rounds itself until a worker is ready (see Note).
+    * ``runRoundsWhileWorkersStart``: bool (default false): true lets the
+      main process run Python agents' calls itself until a worker is ready
+      (see Note); false keeps every such call in a worker.
     * ``workerNice``: the workers' nice increment, 0..19 (default 4).
     * ``batchModelCalls``: bool (default true), as every runner.
 
@@ -465,12 +474,13 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
         UserWarning names it once per class and attribute per run). When an
         agent lists ``synced_attributes``, every call runs in a worker (none
         in the main process, where nothing would be lost), so results do
-        not depend on where calls run. Until a worker is ready, and for a
-        round of one call, the main process runs calls itself when it is
-        prepared as the workers are (no worker initializer, no
-        ``workerTimeout``, ``_main_process_can_run_tasks()``); results do
-        not depend on it. Workers are kept after a run for later runners of
-        the same set-up (``close()``, ``shutdown_workers()``).
+        not depend on where calls run. With ``runRoundsWhileWorkersStart``
+        true, until a worker is ready, and for a round of one call, the
+        main process runs calls itself when it is prepared as the workers
+        are (no worker initializer, no ``workerTimeout``,
+        ``_main_process_can_run_tasks()``); results do not depend on it.
+        Workers are kept after a run for later runners of the same set-up
+        (``close()``, ``shutdown_workers()``).
 
         What differs from PAMS: PAMS's runner pickles the whole simulation
         for every task (~2 ms a task at 100 steps, growing with the run);
@@ -656,7 +666,7 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
             entry = "from pams_cpp import _core; _core._serve_worker()"
         self._core.set_worker_start_hint(_START_HINT)
         simulation = self.settings.get("simulation", {})
-        if simulation.get("runRoundsWhileWorkersStart", True) is not False:
+        if simulation.get("runRoundsWhileWorkersStart", False) is True:
             self._core.set_main_process_runs_tasks(bool(self._main_process_can_run_tasks()))
         # "spawn" and "forkserver" start this Python as a worker.
         self._core.set_worker_program(sys.executable, [

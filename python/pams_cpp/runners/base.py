@@ -242,8 +242,10 @@ class Runner:
         if not issubclass(cls, (Agent, _core.Market, EventABC, TransactionFee)):
             # PAMS keeps any class (find_class looks there); only agents,
             # markets, events and transaction fees are classes a config names
-            # for the engine.
+            # for the engine, which tells a config naming this one that it
+            # inherits none of them.
             self.registered_classes.append(cls)
+            self._core.add_foreign_class(cls.__name__)
             return
         if issubclass(cls, Agent):
             self._core.register_agent_class(_agent_class(cls, self._make_agent))
