@@ -6,8 +6,8 @@ the crash tests of tests/python_tf, python_torch and python_jax, run in
 their venvs; framework_suite.py, beside this script, has the command line
 and the config).
 
-MODE: segfault (the agent reads address 0 through ctypes at step CRASH_STEP)
-or exit (it calls os._exit(3) there). The run must end with a
+MODE: segfault (the first agent asked at step CRASH_STEP or later reads
+address 0 through ctypes) or exit (it calls os._exit(3)). The run must end with a
 SimulationError naming the agent, the step and how its worker ended, and
 this process must live on: after the failed run it runs the same config
 with SequentialRunner and an agent that does not crash."""
@@ -27,11 +27,11 @@ CRASH_STEP = 40
 
 
 class Crashing(pams_cpp.agents.FCNAgent):
-    """An FCNAgent whose call at CRASH_STEP ends its process the way
+    """An FCNAgent whose calls from CRASH_STEP on end their process the way
     PAMS_TEST_CRASH says (the workers inherit the variable)."""
 
     def submit_orders(self, markets):
-        if markets[0].get_time() == CRASH_STEP:
+        if markets[0].get_time() >= CRASH_STEP:
             if os.environ.get("PAMS_TEST_CRASH") == "segfault":
                 ctypes.string_at(0)
             else:

@@ -54,6 +54,15 @@ def runner(kind, settings, classes=(), seed=1, **kwargs):
     return r
 
 
+class InPython(pams_cpp.agents.FCNAgent):
+    """An FCNAgent whose submit_orders is Python's (calling the engine's):
+    the process runners run its calls in workers (a built-in agent's, or a
+    subclass's that overrides nothing, run in the main process)."""
+
+    def submit_orders(self, markets):
+        return super().submit_orders(markets)
+
+
 class Failing(pams_cpp.agents.FCNAgent):
     """An FCNAgent whose submit_orders raises ValueError("no price today")
     at step 110 (the agent_error cases)."""

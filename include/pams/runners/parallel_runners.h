@@ -296,6 +296,7 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   // worker.
   double here_busy_seconds_ = 0;
   double here_wall_seconds_ = 0;
+  uint64_t unmeasured_calls_ = 0;  // costly calls run here past the first sample
   std::optional<bool> main_process_runs_tasks_;
   std::string worker_pool_key_extra_;
   std::string worker_start_hint_;
