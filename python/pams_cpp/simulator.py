@@ -27,6 +27,7 @@ from ._random import EngineRandom
 from ._random import set_state_of
 from ._random import state_of
 from .agents.base import _EngineAgent
+from .agents.base import _attach_engine
 from .events.base import EventHook
 from .events.base import _EngineEvent
 from .fundamentals import Fundamentals
@@ -344,10 +345,10 @@ class Simulator:
 
             cls = _FACES.get(_core._sample_agent_class(engine_agent), _EngineAgent)
         obj = cls.__new__(cls)
-        obj._engine = engine_agent
+        _attach_engine(obj, engine_agent)
         obj.agent_id = engine_agent.agent_id
         obj.name = engine_agent.name
-        obj.prng = EngineRandom(_generator=engine_agent.prng)
+        obj.prng = EngineRandom(_generator=engine_agent.prng, _owner=f"agent {obj.name}")
         obj.simulator = self
         obj.logger = None
         return obj

@@ -21,6 +21,7 @@ from .._progress import progress_bar
 from .._progress import require_tqdm
 from .._random import EngineRandom
 from .._random import bind_to_engine
+from .._random import check_draws_as_random
 from .._random import set_state_of
 from .._random import state_of
 from ..logs.base import LOG_KINDS
@@ -276,11 +277,14 @@ class Runner:
     def _make_agent(self, cls: Type, engine_agent) -> Any:
         # The engine calls this for each agent of a Python class, in the
         # order PAMS creates them (with the prng PAMS gives it).
+        from ..agents.base import _attach_engine
+
         agent = cls.__new__(cls)
-        agent._engine = engine_agent
+        _attach_engine(agent, engine_agent)
         agent.__init__(
             agent_id=engine_agent.agent_id,
-            prng=EngineRandom(_generator=engine_agent.prng),
+            prng=EngineRandom(_generator=engine_agent.prng,
+                              _owner=f"agent {engine_agent.name}"),
             simulator=self.simulator,
             name=engine_agent.name,
             logger=self.logger,
@@ -375,13 +379,7 @@ def _prng_state(prng: Any):
     from .._random import EngineRandom
 
     if not isinstance(prng, EngineRandom):
-        for name in ("random", "getrandbits"):
-            if getattr(type(prng), name) is not getattr(random.Random, name):
-                raise TypeError(
-                    f"prng: {type(prng).__name__} overrides {name}(), but the engine draws "
-                    "PAMS's numbers itself from the Mersenne Twister state prng.getstate() "
-                    f"gives, so it would not draw what {type(prng).__name__} draws: pass a "
-                    "random.Random (e.g. random.Random(prng.getrandbits(64)))")
+        check_draws_as_random(type(prng), "prng")
     try:
         return state_of(prng)
     except Exception as e:
