@@ -32,13 +32,16 @@ class EngineRandom(random.Random):
         # rather than from os.urandom.
         return super().__new__(cls, 0)
 
-    def __init__(self, x=None, *, _generator=None, _owner=None):  # noqa: D107
+    def __init__(self, x=None, *, _generator=None, _owner="a pams_cpp object"):  # noqa: D107
         # Not random.Random.__init__, which would seed: an engine generator
         # already has its state.
         self._generator = _generator if _generator is not None else _core.Generator()
-        # Who draws from _generator besides this object (for messages); None:
-        # the generator is this object's own.
-        self._owner = None if _generator is None else (_owner or "a pams_cpp object")
+        # The engine object that draws from _generator besides this object
+        # (named in messages); None: no other draws from it (the generator
+        # is this object's own, or one the engine never draws from: a
+        # session's, an event's, the simulator's), so that the object may be
+        # given to another engine object as PAMS's may.
+        self._owner = None if _generator is None else _owner
         if _generator is None:
             self.seed(x)
 

@@ -45,8 +45,8 @@ def _prng(self) -> random.Random:
     fields = vars(self)
     prng = fields.get("_prng")
     if prng is None:
-        prng = fields["_prng"] = EngineRandom(_generator=self._engine_prng,
-                                              _owner=f"session {self.name}")
+        # The engine's session draws nothing from it: no owner.
+        prng = fields["_prng"] = EngineRandom(_generator=self._engine_prng, _owner=None)
     return prng
 
 

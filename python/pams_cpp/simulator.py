@@ -118,8 +118,8 @@ class Simulator:
         simulator = cls.__new__(cls)
         context = _core._runner_context(runner_core)
         simulator._attach(context)
-        simulator.__init__(prng=EngineRandom(_generator=context.simulator.prng,
-                                             _owner="the simulator"), **kwargs)
+        simulator.__init__(prng=EngineRandom(_generator=context.simulator.prng, _owner=None),
+                           **kwargs)
         return simulator
 
     def _cached(self, name: str, make):
@@ -350,7 +350,7 @@ class Simulator:
         obj._engine = engine_event
         obj.event_id = engine_event.event_id
         obj.name = engine_event.name
-        obj.prng = EngineRandom(_generator=engine_event.prng, _owner=f"event {obj.name}")
+        obj.prng = EngineRandom(_generator=engine_event.prng, _owner=None)  # draws nothing
         obj.session = engine_event.session
         obj.simulator = self
         return obj

@@ -351,8 +351,7 @@ class Runner:
         event._engine = engine_event
         event.__init__(
             event_id=engine_event.event_id,
-            prng=EngineRandom(_generator=engine_event.prng,
-                              _owner=f"event {engine_event.name}"),
+            prng=EngineRandom(_generator=engine_event.prng, _owner=None),  # draws nothing
             session=engine_event.session,
             simulator=self.simulator,
             name=engine_event.name,
