@@ -29,6 +29,9 @@ from typing import Union
 from .._attributes import Assigned
 from .._attributes import engine_methods
 from .._attributes import fixed
+from .._random import EngineRandom
+from .._random import adopt
+from .._random import release
 from ..logs.base import CancelLog
 from ..logs.base import ExecutionLog
 from ..logs.base import Logger
@@ -233,6 +236,8 @@ def _adopt_prng(agent: "Agent", name: str, prng: Any) -> Any:
     engine = agent.__dict__.get("_engine")
     if engine is None:
         return prng  # no simulation: a plain attribute, as in PAMS
+    if type(prng) is EngineRandom and prng._generator is engine.prng:
+        return prng  # its own generator's view (what the runner gives each agent)
     owner = f"agent {agent.__dict__.get('name', engine.name)}'s prng"
     if vars(engine).get("_context") is not None:
         # An agent built by hand: its engine code draws from whatever
@@ -244,9 +249,6 @@ def _adopt_prng(agent: "Agent", name: str, prng: Any) -> Any:
     old = agent.__dict__.get(name)
     if old is prng:
         return prng
-    from .._random import adopt
-    from .._random import release
-
     adopted = adopt(prng, engine.prng, owner)
     if old is not None and old is not adopted:
         release(old)

@@ -28,6 +28,7 @@ from .._random import check_draws_as_random
 from .._random import release
 from .._random import set_state_of
 from .._random import state_of
+from ..agents.base import _attach_engine
 from ..logs.base import LOG_KINDS
 from ..logs.base import Logger
 from ..simulator import Simulator
@@ -330,8 +331,6 @@ class Runner:
     def _make_agent(self, cls: Type, engine_agent) -> Any:
         # The engine calls this for each agent of a Python class, in the
         # order PAMS creates them (with the prng PAMS gives it).
-        from ..agents.base import _attach_engine
-
         agent = cls.__new__(cls)
         _attach_engine(agent, engine_agent)
         agent.__init__(
