@@ -96,6 +96,8 @@ from typing import Tuple
 from typing import Type
 
 from .. import _core
+from .._attributes import Assigned
+from .._attributes import fixed
 from ..logs.base import Logger
 from ..simulator import Simulator
 from .sequential import SequentialRunner
@@ -281,6 +283,37 @@ class MultiThreadAgentParallelRunner(SequentialRunner):
     """
 
     _engine_class = "MultiThreadAgentParallelRunner"
+
+    @property
+    def num_parallel(self) -> int:
+        """int: the most calls that run at once (PAMS's attribute): the
+        config's ``simulation.numParallel``, else the CPUs less one (at
+        least 1). Assigning it raises AttributeError: the engine reads
+        ``numParallel`` from the config when the runner sets up (set it
+        there)."""
+        simulation = self.settings.get("simulation") if isinstance(self.settings, dict) else None
+        if isinstance(simulation, dict) and "numParallel" in simulation:
+            return simulation["numParallel"]
+        return max((os.cpu_count() or 1) - 1, 1)
+
+    @num_parallel.setter
+    def num_parallel(self, value: Any) -> None:
+        raise AttributeError(
+            f"{type(self).__name__}.num_parallel: pams_cpp's engine reads the number of "
+            "workers from the config when the runner sets up, not from this attribute: set "
+            "simulation.numParallel in the config (runner.settings) instead")
+
+    @property
+    def executor(self) -> None:
+        """None: PAMS's ``concurrent.futures`` executor, which pams_cpp does
+        not have (its engine owns its workers). Assigning anything but None
+        raises AttributeError."""
+        return None
+
+    @executor.setter
+    def executor(self, value: Any) -> None:
+        if value is not None:
+            raise AttributeError(f"{type(self).__name__}.executor: {_WORKERS_ARE_THE_ENGINES}")
 
     def __init__(
         self,
@@ -498,6 +531,14 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
     # Whether workers are pinned to CPUs when the config sets no
     # simulation.workerCpuAffinity (see the module's doc).
     default_worker_cpu_affinity: bool = False
+    # The start method in effect (PAMS's development branch's attribute),
+    # given to the engine when the runner is made.
+    start_method = Assigned(
+        fixed("{cls}.{name}: the engine took the start method when the runner was made: set "
+              "simulation.startMethod in the config, or the class attribute "
+              "default_start_method, instead", engine="_core"),
+        "str: the start method of the worker processes (\"spawn\", \"forkserver\" or "
+        "\"fork\"; fixed once the runner is made).")
 
     def __init__(
         self,
@@ -524,7 +565,7 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
         self._core.set_worker_cpu_affinity(self.default_worker_cpu_affinity)
         simulation = self.settings.get("simulation")
         configured = simulation.get("startMethod") if isinstance(simulation, dict) else None
-        self.start_method: str = configured if configured in _START_METHODS else method
+        self.start_method = configured if configured in _START_METHODS else method
 
     def _get_mp_context(self) -> Any:
         """The multiprocessing context of ``start_method`` (PAMS's

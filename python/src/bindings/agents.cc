@@ -46,6 +46,7 @@ void BindAgents(nb::module_& m) {
       .def("update_asset_volume", &Agent::update_asset_volume, nb::arg("market_id"),
            nb::arg("delta"))
       .def("set_market_accessible", &Agent::set_market_accessible, nb::arg("market_id"))
+      .def("set_market_inaccessible", &Agent::set_market_inaccessible, nb::arg("market_id"))
       .def("is_market_accessible", &Agent::is_market_accessible, nb::arg("market_id"))
       .def_prop_ro("is_high_frequency", &Agent::is_high_frequency)
       .def_prop_ro("prng",
