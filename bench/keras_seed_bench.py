@@ -24,6 +24,7 @@ TensorFlow and pams_cpp (scripts/bench.sh uses .venv-tf with pams_cpp on
 the path):
 
     python bench/keras_seed_bench.py [--pairs N] [--only a|b] [--graph] [--pause S]
+                                     [--rounds-here]
 """
 import argparse
 import json
@@ -55,6 +56,8 @@ def child(args):
     settings["simulation"]["numParallel"] = max(args.workers, 1)
     settings["simulation"]["tensorflowIntraOpThreads"] = 1
     settings["simulation"]["tensorflowInterOpThreads"] = 1
+    if args.rounds_here:
+        settings["simulation"]["runRoundsWhileWorkersStart"] = True
     times = []
     for k, seed in enumerate(args.seeds):
         if k > 0 and k == args.pause_before:
@@ -77,12 +80,12 @@ def child(args):
     print("RESULT " + json.dumps({"runs": times}), flush=True)
 
 
-def side(model, agent, case, workers, steps, seeds, pause=0.0):
+def side(model, agent, case, workers, steps, seeds, pause=0.0, rounds_here=False):
     command = [sys.executable, os.path.abspath(__file__), "--child", "--model", model,
                "--agent", agent, "--case", case, "--workers", str(workers),
                "--steps", str(steps), "--pause", str(pause),
                "--pause-before", str(2 if pause else 0),
-               "--seeds"] + [str(s) for s in seeds]
+               "--seeds"] + [str(s) for s in seeds] + (["--rounds-here"] if rounds_here else [])
     env = dict(os.environ, PYTHONWARNINGS="ignore", TF_CPP_MIN_LOG_LEVEL="2")
     out = subprocess.run(command, capture_output=True, text=True, env=env, timeout=1800)
     for line in out.stdout.splitlines():
@@ -91,7 +94,8 @@ def side(model, agent, case, workers, steps, seeds, pause=0.0):
     raise SystemExit(f"side {workers} workers failed:\n{out.stdout[-2000:]}\n{out.stderr[-4000:]}")
 
 
-def compare(model, agent, case, steps, seeds, pairs, workers=(1, 2), pause=0.0):
+def compare(model, agent, case, steps, seeds, pairs, workers=(1, 2), pause=0.0,
+            rounds_here=False):
     """{workers: [per run: median of sequential/runner]} and the medians of
     the times; the last run after `pause` seconds (if any)."""
     ratios = {w: [[] for _ in seeds] for w in workers}
@@ -100,7 +104,7 @@ def compare(model, agent, case, steps, seeds, pairs, workers=(1, 2), pause=0.0):
         order = [0] + list(workers)
         if pair % 2:
             order.reverse()
-        got = {w: side(model, agent, case, w, steps, seeds, pause) for w in order}
+        got = {w: side(model, agent, case, w, steps, seeds, pause, rounds_here) for w in order}
         for w in (0,) + tuple(workers):
             for k, t in enumerate(got[w]):
                 times[w][k].append(t)
@@ -123,6 +127,10 @@ def main():
     parser.add_argument("--pause", type=float, default=10.0,
                         help="seconds between the second and third 230-step runs (a "
                              "notebook user's pause between cells)")
+    parser.add_argument("--rounds-here", action="store_true",
+                        help="runRoundsWhileWorkersStart true: the main process runs the "
+                             "agents' calls while the workers start (default: every call "
+                             "in a worker, so that a crash there cannot end the program)")
     # A side, run by the above in a process of its own.
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--model", help=argparse.SUPPRESS)
@@ -146,12 +154,14 @@ def main():
         cases = [args.only] if args.only else ["a", "b"]
         kinds = ["KerasAgent"] + (["GraphKerasAgent"] if args.graph else [])
         print(f"# {os.cpu_count()} CPUs, MLP 64-{args.hidden.replace(',', '-')}-1, "
-              f"{args.pairs} pairs; ratio = SequentialRunner time / runner time "
+              f"{args.pairs} pairs, runRoundsWhileWorkersStart "
+              f"{'true' if args.rounds_here else 'false (the default)'}; "
+              "ratio = SequentialRunner time / runner time "
               "(whole runs, in fresh processes that imported TensorFlow)")
         for case in cases:
             for kind in kinds:
                 ratios, times = compare(model, kind, case, 200, list(range(5, 11)), args.pairs,
-                                        pause=args.pause)
+                                        pause=args.pause, rounds_here=args.rounds_here)
                 seq = times[0]
                 for w in (1, 2):
                     print(f"({case}) {kind:15s} numParallel {w}: 230-step runs "
@@ -163,7 +173,8 @@ def main():
                           f"runner {' / '.join(f'{t:.2f}' for t in times[w])} s)",
                           flush=True)
                 if args.long:
-                    ratios, times = compare(model, kind, case, args.long, [5], args.pairs)
+                    ratios, times = compare(model, kind, case, args.long, [5], args.pairs,
+                                            rounds_here=args.rounds_here)
                     for w in (1, 2):
                         print(f"({case}) {kind:15s} numParallel {w}: one {args.long + 30}-step "
                               f"run {ratios[w][0]:.2f}x (sequential {times[0][0]:.2f} s, "

@@ -2,8 +2,11 @@
 """Memory and time of MultiProcessAgentParallelRunner against SequentialRunner
 on a config where workers sit idle: CI2002 with a 10-step session at
 maxNormalOrders 4 (so 4 workers start) and then a long session at
-maxNormalOrders 1 (every round has one task, which runs in the main process;
-the workers get no task and must not pin the journal of changes).
+maxNormalOrders 1 (every round has one task, which runs in the main process
+under runRoundsWhileWorkersStart true; the workers get no task and must not
+pin the journal of changes). The agents are WorkloadFCNAgents without their
+workload: the built-in FCNAgents' calls always run in the main process, and
+no worker would start.
 
 For each of --pairs paired runs (sequential, then the process runner with
 start method fork and 4 workers) it reads the peak resident memory of the
@@ -34,10 +37,12 @@ def run(pams, steps, runner=None):
            "--set", "simulation.sessions[0].iterationSteps=10",
            "--set", "simulation.sessions[0].maxNormalOrders=4",
            "--set", f"simulation.sessions[1].iterationSteps={steps}",
-           "--set", "simulation.sessions[1].maxNormalOrders=1"]
+           "--set", "simulation.sessions[1].maxNormalOrders=1",
+           "--set", 'FCNAgents.class="WorkloadFCNAgent"', "--set", "FCNAgents.bsWorkload=false"]
     if runner:
         cmd += ["--runner", runner, "--set", "simulation.numParallel=4",
-                "--set", 'simulation.startMethod="fork"']
+                "--set", 'simulation.startMethod="fork"',
+                "--set", "simulation.runRoundsWhileWorkersStart=true"]
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         proc = subprocess.Popen(cmd, stdout=out, stderr=err,
                                 env=dict(os.environ, PAMS_WORKER_STATS="1"))

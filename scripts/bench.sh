@@ -52,8 +52,11 @@ else
     "$link_dir/pams_cpp"
   PYTHONPATH="$link_dir" .venv-tf/bin/python bench/tensorflow_python_bench.py
   echo
-  # The seed's case: eager Keras agents, whole runs in fresh processes.
+  # The seed's case: eager Keras agents, whole runs in fresh processes;
+  # every call in a worker (the default), then with the main process
+  # running calls while the workers start (runRoundsWhileWorkersStart).
   PYTHONPATH="$link_dir" .venv-tf/bin/python bench/keras_seed_bench.py --graph
+  PYTHONPATH="$link_dir" .venv-tf/bin/python bench/keras_seed_bench.py --rounds-here --long 0
   echo
   # The same agents' calls batched per round (pams_cpp.agents.ModelCall).
   PYTHONPATH="$link_dir" .venv-tf/bin/python bench/batched_model_calls_bench.py

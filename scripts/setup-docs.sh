@@ -43,5 +43,6 @@ for spec in sys.argv[1:]:
     if version(name) != wanted:
         sys.exit(1)
 EOF_CHECK
-  "$venv/bin/pip" --quiet --disable-pip-version-check install "${PIP_PACKAGES[@]}"
+  # --no-warn-conflicts: PAMS 0.3.0 beside Debian's numpy, on purpose (setup-python.sh)
+  "$venv/bin/pip" --quiet --disable-pip-version-check install --no-warn-conflicts "${PIP_PACKAGES[@]}"
 fi

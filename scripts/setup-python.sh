@@ -12,12 +12,18 @@ set -euo pipefail
 PAMS_VERSION=0.3.0
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$root/.venv-py"
+# pip's resolver would report PAMS 0.3.0's numpy>=1.25.1 as a conflict at
+# every install into this venv (in a line starting "ERROR:"): the mismatch
+# is intended (see below), so installs here do not check it
+# (--no-warn-conflicts), and the line printed when PAMS is installed says why.
 pip=("$venv/bin/pip" --quiet --disable-pip-version-check)
+install=("${pip[@]}" install --no-warn-conflicts)
 if [ ! -x "$venv/bin/python" ]; then
   /usr/bin/python3 -m venv --system-site-packages "$venv"
 fi
 if ! "$venv/bin/python" -c "import pams, sys; sys.exit(pams.__version__ != '$PAMS_VERSION')" 2>/dev/null; then
-  "${pip[@]}" install --no-deps "pams==$PAMS_VERSION"
+  "${install[@]}" --no-deps "pams==$PAMS_VERSION"
+  echo "pams $PAMS_VERSION in .venv-py runs on Debian's numpy $("$venv/bin/python" -c 'import numpy; print(numpy.__version__)'), below the numpy>=1.25.1 it lists, on purpose: PAMS's reference results need Debian's numpy and BLAS"
 fi
 # Debian's numpy stays, whatever a user installs later: `.venv-py/bin/pip
 # install tensorflow-cpu` (what a failing `import tensorflow` invites)
@@ -39,14 +45,14 @@ EOF_PIP
 # The build tools live in the venv (no build isolation), so that the CMake
 # build directory, which records where nanobind is, stays valid between
 # installs.
-"${pip[@]}" install "scikit-build-core>=0.10" "nanobind>=2.0" pytest tqdm "cloudpickle>=2.0"
+"${install[@]}" "scikit-build-core>=0.10" "nanobind>=2.0" pytest tqdm "cloudpickle>=2.0"
 # Notebooks for tests/python/test_notebook.py: a Jupyter kernel run by
 # nbclient, with ipywidgets for tqdm's widget.
-"${pip[@]}" install ipykernel nbclient nbformat ipywidgets
+"${install[@]}" ipykernel nbclient nbformat ipywidgets
 # The tables' consumers the tests use, and dask.distributed for
 # pams_cpp.sweep on a Dask cluster. Debian's numpy stays (PAMS's results
 # depend on it): pandas 2.x and pyarrow < 21 still run on numpy 1.x.
-"${pip[@]}" install "pandas>=2,<3" "pyarrow>=14,<21" \
+"${install[@]}" "pandas>=2,<3" "pyarrow>=14,<21" \
   "dask[distributed]>=2024.1"
 # ccache, where installed (CMakeLists.txt uses it by itself): with the
 # checkout as its base directory, objects compiled in another checkout or
@@ -54,5 +60,5 @@ EOF_PIP
 if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 fi
-"${pip[@]}" install --no-build-isolation "$root"
+"${install[@]}" --no-build-isolation "$root"
 "$venv/bin/python" -c "import pams_cpp; print('pams_cpp', pams_cpp.__version__, 'in .venv-py')"

@@ -46,24 +46,51 @@ from .market import _context  # noqa: E402  (the same lookup)
 
 
 def _prng(self) -> random.Random:
-    """random.Random: the session's own generator (PAMS's attribute)."""
-    prng = vars(self).get("_prng")
-    return prng if prng is not None else EngineRandom(_generator=self._engine_prng)
+    """random.Random: the session's own generator (PAMS's attribute; the
+    engine's sessions draw nothing, as PAMS's, so any value may be assigned
+    and reads back as assigned)."""
+    fields = vars(self)
+    prng = fields.get("_prng")
+    if prng is None:
+        # The engine's session draws nothing from it: no owner.
+        prng = fields["_prng"] = EngineRandom(_generator=self._engine_prng, _owner=None)
+    return prng
+
+
+def _set_prng(self, prng) -> None:
+    vars(self)["_prng"] = prng
 
 
 def _simulator(self):
-    """Simulator: the simulator this session belongs to (PAMS's attribute)."""
+    """Simulator: the simulator this session belongs to (PAMS's attribute;
+    nothing in the engine reads it back, as in PAMS)."""
     simulator = vars(self).get("_simulator")
     if simulator is None:
         simulator = getattr(_context(self), "_python_simulator", None)
     return simulator
 
 
+def _set_simulator(self, simulator) -> None:
+    vars(self)["_simulator"] = simulator
+
+
 def _logger(self):
-    """Logger | None: where the session's logs go (None: no logger)."""
+    """Logger | None: the session's logger (PAMS's attribute: its sessions
+    write no logs, the runner writes the session logs to its own logger;
+    assigning one keeps it, as in PAMS)."""
     if "_logger" in vars(self):
         return vars(self)["_logger"]
     return getattr(_simulator(self), "logger", None)
+
+
+def _set_logger(self, logger) -> None:
+    vars(self)["_logger"] = logger
+
+
+def _refuse(name: str, why: str):
+    def refuse(self, value) -> None:
+        raise AttributeError(f"{type(self).__name__}.{name} {why}")
+    return refuse
 
 
 def _repr(self) -> str:
@@ -104,8 +131,16 @@ Session.setup = setup
 Session._engine_prng = Session.prng
 Session.__repr__ = _repr
 Session.__module__ = __name__
-Session.prng = property(_prng)
-Session.simulator = property(_simulator)
-Session.logger = property(_logger)
+Session.prng = property(_prng, _set_prng)
+Session.simulator = property(_simulator, _set_simulator)
+Session.logger = property(_logger, _set_logger)
+for _name, _why in (
+        ("session_id", "is the engine's: the engine knows the session by it"),
+        ("name", "is the engine's: the engine knows the session by it"),
+        ("session_start_time", "is the engine's (the sum of the earlier sessions' "
+                               "iterationSteps), which the events of the session were set "
+                               "up with: set the sessions' iterationSteps in the config")):
+    _prop = getattr(Session, _name)
+    setattr(Session, _name, property(_prop.fget, _refuse(_name, _why), None, _prop.__doc__))
 
 __all__ = ["Session"]

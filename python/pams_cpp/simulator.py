@@ -11,8 +11,9 @@ simulator: its ``_update_times_on_markets``, ``_trigger_event_*`` and
 runner's loop runs.
 
 The lists and dicts (``markets``, ``id2agent``, ``events_dict``, ...) are
-read from the engine: add objects through the ``_add_*`` methods, not by
-changing the lists.
+read from the engine (a ``list`` and a ``dict`` whose copies are plain):
+add objects through the ``_add_*`` methods; changing a list or assigning
+one raises, saying so, since the engine would not see the change.
 """
 import random
 from typing import Dict
@@ -26,7 +27,11 @@ from . import events
 from ._random import EngineRandom
 from ._random import set_state_of
 from ._random import state_of
+from ._attributes import EngineDict
+from ._attributes import EngineList
+from ._attributes import refuse_assignments
 from .agents.base import _EngineAgent
+from .agents.base import _attach_engine
 from .events.base import EventHook
 from .events.base import _EngineEvent
 from .fundamentals import Fundamentals
@@ -46,7 +51,8 @@ class Simulator:
     simulation by hand builds one with ``Simulator(prng=random.Random(42))``
     and adds what it built with the ``_add_*`` methods. The attributes
     (``markets``, ``id2agent``, ``events_dict``, ...) are read from the
-    engine and are read-only views.
+    engine: lists and dicts that refuse changes (TypeError) and assignment
+    (AttributeError), naming the ``_add_*`` methods.
 
     Note:
         Only the engine's Fundamentals generate fundamental prices: another
@@ -114,7 +120,8 @@ class Simulator:
         simulator = cls.__new__(cls)
         context = _core._runner_context(runner_core)
         simulator._attach(context)
-        simulator.__init__(prng=EngineRandom(_generator=context.simulator.prng), **kwargs)
+        simulator.__init__(prng=EngineRandom(_generator=context.simulator.prng, _owner=None),
+                           **kwargs)
         return simulator
 
     def _cached(self, name: str, make):
@@ -147,7 +154,8 @@ class Simulator:
             markets = self._lists.get("markets")
             if markets is not None:
                 return markets
-        markets = self._cached("markets", lambda: self._core.markets)
+        markets = self._cached("markets",
+                               lambda: EngineList(self._core.markets, "simulator.markets"))
         if not self._markets_handed:
             # What the engine hands Python agents as their markets.
             self._markets_handed = True
@@ -157,17 +165,20 @@ class Simulator:
     @property
     def sessions(self) -> List:
         """List[Session]: the sessions, in the order they run."""
-        return self._cached("sessions", lambda: self._core.sessions)
+        return self._cached("sessions",
+                            lambda: EngineList(self._core.sessions, "simulator.sessions"))
 
     @property
     def id2market(self) -> Dict[int, object]:
         """Dict[int, Market]: the markets by market id."""
-        return self._cached("id2market", lambda: {m.market_id: m for m in self.markets})
+        return self._cached("id2market", lambda: EngineDict(
+            {m.market_id: m for m in self.markets}, "simulator.id2market"))
 
     @property
     def name2market(self) -> Dict[str, object]:
         """Dict[str, Market]: the markets by name (a read-only view)."""
-        return self._cached("name2market", lambda: {m.name: m for m in self.markets})
+        return self._cached("name2market", lambda: EngineDict(
+            {m.name: m for m in self.markets}, "simulator.name2market"))
 
     @property
     def markets_group_name2market(self) -> Dict[str, List]:
@@ -178,7 +189,7 @@ class Simulator:
                 group = self._core.market_group_of(market)
                 if group:
                     groups.setdefault(group, []).append(market)
-            return groups
+            return _engine_groups(groups, "simulator.markets_group_name2market")
         return self._cached("market_groups", make)
 
     @property
@@ -189,12 +200,14 @@ class Simulator:
     @property
     def id2session(self) -> Dict[int, object]:
         """Dict[int, Session]: the sessions by session id."""
-        return self._cached("id2session", lambda: {s.session_id: s for s in self.sessions})
+        return self._cached("id2session", lambda: EngineDict(
+            {s.session_id: s for s in self.sessions}, "simulator.id2session"))
 
     @property
     def name2session(self) -> Dict[str, object]:
         """Dict[str, Session]: the sessions by name."""
-        return self._cached("name2session", lambda: {s.name: s for s in self.sessions})
+        return self._cached("name2session", lambda: EngineDict(
+            {s.name: s for s in self.sessions}, "simulator.name2session"))
 
     @property
     def n_sessions(self) -> int:
@@ -208,18 +221,21 @@ class Simulator:
         """The agents, in the order they were added."""
         def make():
             known = self._lists.get("_agent_objects", {})
-            return [known.get(a.agent_id) or self._agent_object(a) for a in self._core.agents]
+            return EngineList([known.get(a.agent_id) or self._agent_object(a)
+                               for a in self._core.agents], "simulator.agents")
         return self._cached("agents", make)
 
     @property
     def id2agent(self) -> Dict[int, object]:
         """Dict[int, Agent]: the agents by agent id (a read-only view)."""
-        return self._cached("id2agent", lambda: {a.agent_id: a for a in self.agents})
+        return self._cached("id2agent", lambda: EngineDict(
+            {a.agent_id: a for a in self.agents}, "simulator.id2agent"))
 
     @property
     def name2agent(self) -> Dict[str, object]:
         """Dict[str, Agent]: the agents by name (a read-only view)."""
-        return self._cached("name2agent", lambda: {a.name: a for a in self.agents})
+        return self._cached("name2agent", lambda: EngineDict(
+            {a.name: a for a in self.agents}, "simulator.name2agent"))
 
     @property
     def agents_group_name2agent(self) -> Dict[str, List]:
@@ -230,7 +246,7 @@ class Simulator:
                 group = self._core.agent_group_of(agent._engine)
                 if group:
                     groups.setdefault(group, []).append(agent)
-            return groups
+            return _engine_groups(groups, "simulator.agents_group_name2agent")
         return self._cached("agent_groups", make)
 
     @property
@@ -241,33 +257,38 @@ class Simulator:
     @property
     def normal_frequency_agents(self) -> List:
         """The agents that are not high-frequency agents."""
-        return self._cached("normal", lambda: [a for a in self.agents
-                                               if not a._engine.is_high_frequency])
+        return self._cached("normal", lambda: EngineList(
+            [a for a in self.agents if not a._engine.is_high_frequency],
+            "simulator.normal_frequency_agents"))
 
     @property
     def high_frequency_agents(self) -> List:
         """List[Agent]: the high-frequency agents (HighFrequencyAgent
         subclasses), in the order added."""
-        return self._cached("high", lambda: [a for a in self.agents
-                                             if a._engine.is_high_frequency])
+        return self._cached("high", lambda: EngineList(
+            [a for a in self.agents if a._engine.is_high_frequency],
+            "simulator.high_frequency_agents"))
 
     @property
     def events(self) -> List:
         """The events, in the order their first hook was added."""
         def make():
             known = self._lists.get("_event_objects", {})
-            return [known.get(id(e)) or self._event_object(e) for e in self._core.events]
+            return EngineList([known.get(id(e)) or self._event_object(e)
+                               for e in self._core.events], "simulator.events")
         return self._cached("events", make)
 
     @property
     def id2event(self) -> Dict[int, object]:
         """Dict[int, EventABC]: the events by event id."""
-        return self._cached("id2event", lambda: {e.event_id: e for e in self.events})
+        return self._cached("id2event", lambda: EngineDict(
+            {e.event_id: e for e in self.events}, "simulator.id2event"))
 
     @property
     def name2event(self) -> Dict[str, object]:
         """Dict[str, EventABC]: the events by name."""
-        return self._cached("name2event", lambda: {e.name: e for e in self.events})
+        return self._cached("name2event", lambda: EngineDict(
+            {e.name: e for e in self.events}, "simulator.name2event"))
 
     @property
     def n_events(self) -> int:
@@ -277,8 +298,9 @@ class Simulator:
     @property
     def event_hooks(self) -> List[EventHook]:
         """The event hooks, in the order they were added."""
-        return self._cached("event_hooks", lambda: [
-            self._hook_object(i) for i in range(self._context.event_hook_count())])
+        return self._cached("event_hooks", lambda: EngineList([
+            self._hook_object(i) for i in range(self._context.event_hook_count())],
+            "simulator.event_hooks"))
 
     @property
     def events_dict(self) -> Dict[str, Dict[Optional[int], List[EventHook]]]:
@@ -290,7 +312,8 @@ class Simulator:
                 slot = out[hook.hook_type + ("_before" if hook.is_before else "_after")]
                 for time in hook.time if hook.time is not None else [None]:
                     slot.setdefault(time, []).append(hook)
-            return out
+            return EngineDict({kind: _engine_groups(slot, f"simulator.events_dict[{kind!r}]")
+                               for kind, slot in out.items()}, "simulator.events_dict")
         return self._cached("events_dict", make)
 
     def _hook_object(self, index: int) -> EventHook:
@@ -306,6 +329,7 @@ class Simulator:
             hook.time = time
             hook.specific_class = {"Market": Market, "IndexMarket": IndexMarket}.get(cls)
             hook.specific_instance = instance
+            hook._in_engine = True  # changes refused (EventHook.__setattr__)
             self._hook_objects[index] = hook
         return hook
 
@@ -328,7 +352,7 @@ class Simulator:
         obj._engine = engine_event
         obj.event_id = engine_event.event_id
         obj.name = engine_event.name
-        obj.prng = EngineRandom(_generator=engine_event.prng)
+        obj.prng = EngineRandom(_generator=engine_event.prng, _owner=None)  # draws nothing
         obj.session = engine_event.session
         obj.simulator = self
         return obj
@@ -346,12 +370,12 @@ class Simulator:
 
             cls = _FACES.get(_core._sample_agent_class(engine_agent), _EngineAgent)
         obj = cls.__new__(cls)
-        obj._engine = engine_agent
+        _attach_engine(obj, engine_agent)
         obj.agent_id = engine_agent.agent_id
         obj.name = engine_agent.name
-        obj.prng = EngineRandom(_generator=engine_agent.prng)
+        obj.prng = EngineRandom(_generator=engine_agent.prng, _owner=f"agent {obj.name}")
         obj.simulator = self
-        obj.logger = None
+        obj.logger = self.logger  # PAMS's runner gives its agents its logger
         return obj
 
     def _python_agent(self, engine_agent):
@@ -366,7 +390,8 @@ class Simulator:
     @current_session.setter
     def current_session(self, session) -> None:
         if session is not None:
-            _require(session, _core.Session, "Simulator.current_session", "a Session or None")
+            _require(session, _core.Session, "Simulator.current_session",
+                     "one of the simulator's sessions (or None)")
         self._context.set_current_session(session)
 
     @property
@@ -548,6 +573,18 @@ def _require_group(group_name, method: str) -> None:
     if group_name is not None and not isinstance(group_name, str):
         raise TypeError(f"{method}: group_name must be a str or None, got "
                         f"{_describe(group_name)}")
+
+
+def _engine_groups(groups: Dict, what: str) -> "EngineDict":
+    """`groups` (name to a list of objects) as the engine's dict of lists."""
+    return EngineDict({name: EngineList(members, f"{what}[{name!r}]")
+                       for name, members in groups.items()}, what)
+
+
+refuse_assignments(Simulator, (
+    "{cls}.{name} is read from the engine's simulation, which a new value would not "
+    "change: add markets, agents, sessions and event hooks with the simulator's _add_* "
+    "methods (pams_cpp cannot remove them: make a new runner or simulator)"))
 
 
 # The methods a runner's engine loop runs in C++: a Simulator subclass that

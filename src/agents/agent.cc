@@ -1,5 +1,6 @@
 #include "pams/agents/agent.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "pams/config/settings.h"
@@ -156,6 +157,18 @@ void Agent::set_market_accessible(int market_id) {
   accessible_order_.push_back(market_id);
   PublicStateChanged();
   if (journal_ != nullptr) journal_->RecordAgentMarketAccessible(agent_id_, market_id);
+}
+
+void Agent::set_market_inaccessible(int market_id) {
+  if (!is_market_accessible(market_id)) {
+    throw SimulationError("agent " + name_ + ": market " + std::to_string(market_id) +
+                          " is not accessible");
+  }
+  accessible_[market_id] = 0;
+  asset_volumes_[market_id] = 0;
+  std::erase(accessible_order_, market_id);
+  PublicStateChanged();
+  if (journal_ != nullptr) journal_->RecordAgentMarketInaccessible(agent_id_, market_id);
 }
 
 }  // namespace pams

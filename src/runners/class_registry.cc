@@ -62,6 +62,23 @@ std::string Article(ClassRegistry::Kind kind) {
          KindName(kind);
 }
 
+// The class every class of `kind` inherits, in PAMS's words.
+const char* BaseClassName(ClassRegistry::Kind kind) {
+  switch (kind) {
+    case ClassRegistry::Kind::kMarket:
+      return "Market";
+    case ClassRegistry::Kind::kAgent:
+      return "Agent";
+    case ClassRegistry::Kind::kEvent:
+      return "EventABC";
+    case ClassRegistry::Kind::kRunner:
+      return "Runner";
+    case ClassRegistry::Kind::kTransactionFee:
+      return "TransactionFee";
+  }
+  return "";
+}
+
 }  // namespace
 
 ClassRegistry ClassRegistry::WithBuiltins() {
@@ -215,10 +232,17 @@ void ClassRegistry::add_abstract(const std::string& name, Kind kind) {
   Add(name, std::move(e), kPluginAbiVersion);
 }
 
+void ClassRegistry::add_foreign(const std::string& name) {
+  if (name.empty() || entries_.count(name) > 0) return;
+  Entry e;
+  e.is_foreign = true;
+  entries_.emplace(name, std::move(e));
+}
+
 std::vector<std::string> ClassRegistry::names() const {
   std::vector<std::string> out;
   for (const auto& [name, entry] : entries_) {
-    if (!entry.is_abstract) out.push_back(name);
+    if (!entry.is_abstract && !entry.is_foreign) out.push_back(name);
   }
   return out;
 }
@@ -232,7 +256,7 @@ const ClassRegistry::Entry& ClassRegistry::Find(const std::string& name,
     std::string nearest;
     size_t nearest_distance = std::max<size_t>(2, name.size() / 4) + 1;
     for (const auto& [n, e] : entries_) {
-      if (e.kind != kind || e.is_abstract) continue;
+      if (e.kind != kind || e.is_abstract || e.is_foreign) continue;
       known += (known.empty() ? "" : ", ") + n;
       // Long names are not compared: the distance is quadratic.
       const size_t distance = name.size() < 200
@@ -253,8 +277,12 @@ const ClassRegistry::Entry& ClassRegistry::Find(const std::string& name,
     }
     throw ConfigError(path, unknown + " (" +
                                 (nearest.empty() ? "" : "did you mean " + nearest + "? ") +
-                                "known: " + known +
-                                "; a plugin loaded with --plugin can add classes)");
+                                "known: " + known + "; " + unknown_class_hint_ + ")");
+  }
+  if (it->second.is_foreign) {
+    throw ConfigError(path, "class \"" + name + "\" does not inherit " + BaseClassName(kind) +
+                                " class, so it cannot be used as " + Article(kind) +
+                                " class");
   }
   if (it->second.kind != kind) {
     throw ConfigError(path, "class \"" + name + "\" is " +

@@ -109,10 +109,14 @@ void RunBatchedAgents(ModelBatcher& batcher, std::span<Agent* const> agents, Mar
     RunAgentCall(
         agents[i], [&] { batcher.prepare(*agents[i], markets); },
         /*check_public_state=*/true, &r.error, &r.warnings, &r.host_error);
-    if (!r.error.empty()) return;
+    if (!r.error.empty()) {
+      r.method = "prepare_model_calls";
+      return;
+    }
   }
   {
     AgentTaskResult& first = (*results)[0];
+    first.method = "a batched model call";
     try {
       batcher.call_models();
     } catch (const HostError& e) {
@@ -126,13 +130,17 @@ void RunBatchedAgents(ModelBatcher& batcher, std::span<Agent* const> agents, Mar
       first.error = "unknown exception in a batched model call";
       return;
     }
+    first.method = "submit_orders";
   }
   for (size_t i = 0; i < agents.size(); ++i) {
     AgentTaskResult& r = (*results)[i];
     RunAgentCall(
         agents[i], [&] { batcher.submit(*agents[i], markets, &r.actions); },
         /*check_public_state=*/true, &r.error, &r.warnings, &r.host_error);
-    if (!r.error.empty()) return;
+    if (!r.error.empty()) {
+      r.method = "submit_orders_with_model_outputs";
+      return;
+    }
   }
 }
 

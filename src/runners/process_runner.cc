@@ -58,6 +58,9 @@ constexpr uint64_t kSyncBytes = uint64_t{1} << 20;
 // whether they wait off the CPUs enough to start more workers (a few calls
 // could mislead: the first loads a model).
 constexpr double kWaitSampleSeconds = 0.1;
+// The most the journal holds from the run's start while that judgement is
+// pending (see JournalMayShrink).
+constexpr uint64_t kWholeJournalBytes = uint64_t{64} << 20;
 
 // Tasks a worker holds at once (see RunRound). Two hide the round trip;
 // more would only make the split of a round among workers less even.
@@ -137,6 +140,29 @@ double ProcessCpuSeconds() {
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
+// The seconds the calling thread has waited, runnable, for a CPU (the
+// kernel's schedstat); 0 where the kernel does not say.
+double RunQueueWaitSeconds() {
+  // A few microseconds, beside calls that take milliseconds (only costly
+  // calls are measured).
+  const int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char text[128];
+  const ssize_t n = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  text[n] = '\0';
+  unsigned long long on_cpu_ns = 0, waiting_ns = 0;  // NOLINT(runtime/int)
+  if (std::sscanf(text, "%llu %llu", &on_cpu_ns, &waiting_ns) != 2) return 0;
+  return static_cast<double>(waiting_ns) * 1e-9;
+}
+
+// What a call keeps of the machine: this process's CPU time and the time
+// the calling thread waited for a CPU. A call that sleeps, waits for I/O or
+// an accelerator adds little; a CPU-bound one about its wall time, however
+// loaded the machine is.
+double BusySeconds() { return ProcessCpuSeconds() + RunQueueWaitSeconds(); }
+
 // Waits up to `seconds` for process pid (a child) to end; true once reaped.
 bool ReapWithin(pid_t pid, double seconds) {
   const double until = MonotonicSeconds() + seconds;
@@ -166,6 +192,9 @@ class MultiProcessAgentParallelRunner::Workers {
   };
 
   ~Workers() { Stop(); }
+  Workers() = default;
+  Workers(const Workers&) = delete;
+  Workers& operator=(const Workers&) = delete;
 
   // The program "spawn" and "forkserver" start (empty: this one again),
   // and what starts a worker for "fork" (empty: fork()).
@@ -554,6 +583,17 @@ class MultiProcessAgentParallelRunner::Workers {
 
  private:
   void Shutdown(double grace_seconds) {
+    if (getpid() != owner_) {
+      // A copy in a process forked from the owner (a user's os.fork(), a
+      // multiprocessing child exiting through atexit): the workers are the
+      // owner's, which goes on using them. This process only lets go of
+      // its copies of their sockets.
+      for (Worker& w : workers_) w.channel.Close();
+      workers_.clear();
+      server_.Close();
+      server_pid_ = -1;
+      return;
+    }
     for (Worker& w : workers_) {
       if (grace_seconds > 0 && w.channel.is_open()) {
         // A worker that cannot take the message now is killed below.
@@ -764,6 +804,8 @@ class MultiProcessAgentParallelRunner::Workers {
   std::string start_hint_;
   Channel server_;
   pid_t server_pid_ = -1;
+  // The process that started these workers: only it stops them.
+  const pid_t owner_ = getpid();
   std::string program_;
   std::vector<std::string> args_;
   std::function<int(int fd)> starter_;
@@ -782,6 +824,10 @@ class WorkerPool {
     static WorkerPool* pool = [] {
       auto* p = new WorkerPool;
       std::atexit([] { Get().ShutdownAll(); });
+      // A child forked while the reaper held the lock would find it held
+      // forever. The kept workers are the parent's, not the child's.
+      pthread_atfork([] { Get().mu_.lock(); }, [] { Get().mu_.unlock(); },
+                     [] { Get().ForgetInForkedChild(); });
       return p;
     }();
     return *pool;
@@ -851,6 +897,17 @@ class WorkerPool {
     for (auto& w : going) w->Stop();
   }
   void ShutdownAll() { Shutdown(nullptr); }
+
+  // In a child just forked (the lock held by the forking thread): lets go
+  // of the parent's workers without stopping them (Workers::Shutdown only
+  // closes a forked copy's sockets), and of the reaper, which is not in
+  // the child.
+  void ForgetInForkedChild() {
+    std::vector<Entry> parents = std::move(kept_);
+    kept_.clear();
+    reaper_started_ = false;
+    mu_.unlock();
+  }
 
   size_t kept_count() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -938,20 +995,20 @@ void MultiProcessAgentParallelRunner::configure(const Settings& simulation) {
   if (auto t = simulation.find("workerTimeout")) {
     worker_timeout_ = t->as_float();
     if (!(worker_timeout_ >= 0) || worker_timeout_ > 1e9) {
-      t->fail("must be a number of seconds >= 0 (0: no limit), got " +
+      t->fail("must be a number of seconds from 0 to 1e9 (0: no limit), got " +
               t->json().dump());
     }
   }
   if (auto t = simulation.find("workerStartTimeout")) {
     worker_start_timeout_ = t->as_float();
     if (!(worker_start_timeout_ > 0) || worker_start_timeout_ > 1e9) {
-      t->fail("must be a number of seconds > 0, got " + t->json().dump());
+      t->fail("must be a number of seconds > 0 and <= 1e9, got " + t->json().dump());
     }
   }
   if (auto t = simulation.find("workerIdleTimeout")) {
     worker_idle_timeout_ = t->as_float();
     if (!(worker_idle_timeout_ >= 0) || worker_idle_timeout_ > 1e9) {
-      t->fail("must be a number of seconds >= 0 (0: workers end with the run), got " +
+      t->fail("must be a number of seconds from 0 to 1e9 (0: workers end with the run), got " +
               t->json().dump());
     }
   }
@@ -1031,8 +1088,11 @@ void MultiProcessAgentParallelRunner::on_run_start() {
   tasks_here_ = worker_timeout_ == 0 && rounds_while_workers_start_ &&
                 main_process_runs_tasks_.value_or(true) && prepare_main_process();
   // Nothing can run in parallel (the warning of configure() said so): every
-  // round has one task, which runs here, prepared as a worker.
-  if (concurrency() == 1 && tasks_here_) return;
+  // round has one task, which runs here, prepared as a worker. Or no round
+  // has a task for a worker (every agent is built in or batches its model
+  // calls): a worker started anyway would only cost its start (a second
+  // TensorFlow importing beside this one).
+  if ((concurrency() == 1 && tasks_here_) || !AgentsNeedWorkers()) return;
   journal_ = std::make_unique<SimulationJournal>();
   SimulationJournal::Attach(&simulator(), journal_.get());
   WorkerInit init;
@@ -1089,13 +1149,14 @@ void MultiProcessAgentParallelRunner::on_run_end() {
   }
   workers_.reset();
   round_times_ = RoundTimes{};
-  here_cpu_seconds_ = here_wall_seconds_ = 0;
+  here_busy_seconds_ = here_wall_seconds_ = 0;
+  unmeasured_calls_ = 0;
   SimulationJournal::Attach(&simulator(), nullptr);
   journal_.reset();
 }
 
 void MultiProcessAgentParallelRunner::on_step_end() {
-  if (journal_ == nullptr || journal_->size() < kSyncBytes) return;
+  if (journal_ == nullptr || journal_->size() < kSyncBytes || !JournalMayShrink()) return;
   // Rounds of one task, which run here, never look for ready workers.
   if (workers_->ready_count() < workers_->workers().size()) workers_->AwaitReady(0);
   // Some worker has had no task for a while: bring every lagging one up to
@@ -1126,6 +1187,27 @@ void MultiProcessAgentParallelRunner::on_step_end() {
   journal_->discard_before(oldest);
 }
 
+bool MultiProcessAgentParallelRunner::AgentsNeedWorkers() {
+  for (const Agent* agent : simulator().normal_frequency_agents()) {
+    if (!agent->has_cheap_submit_orders() && !batches_calls_of(*agent)) return true;
+  }
+  return false;
+}
+
+bool MultiProcessAgentParallelRunner::JournalMayShrink() const {
+  // Until this process has run kWaitSampleSeconds of calls it cannot tell
+  // whether they wait off the CPUs, and the workers that answer may start
+  // build their replicas from the run's start (StartWorkersForWaitingCalls):
+  // the journal stays whole until then, so that the answer does not depend
+  // on how fast the first worker happened to start. Calls so short that the
+  // journal outgrows kWholeJournalBytes first keep the CPUs busy anyway.
+  if (!tasks_here_ || workers_->calls_wait() ||
+      workers_->workers().size() >= static_cast<size_t>(concurrency())) {
+    return true;
+  }
+  return here_wall_seconds_ >= kWaitSampleSeconds || journal_->size() >= kWholeJournalBytes;
+}
+
 void MultiProcessAgentParallelRunner::StartWorkersForWaitingCalls() {
   const size_t started = workers_->workers().size();
   if (workers_->calls_wait() || started >= static_cast<size_t>(concurrency())) return;
@@ -1140,18 +1222,18 @@ void MultiProcessAgentParallelRunner::StartWorkersForWaitingCalls() {
 
 void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
                                                std::vector<TaskResult>* results) {
-  // Which tasks run here and which in workers. The main process runs
-  // tasks itself when it is prepared as the workers are (tasks_here_;
-  // results do not depend on where a task runs, since this process's
-  // agents and markets are what the replicas copy): the calls of agents
-  // whose submit_orders takes microseconds (less than handing it to a
-  // worker: PAMS's built-in agents), a round's lone call to a worker
-  // (nothing to run beside it), and every call while no worker is ready.
+  // Which tasks run here and which in workers (results do not depend on
+  // where a task runs, since this process's agents and markets are what
+  // the replicas copy). The built-in agents' calls always run here: they
+  // are engine code, and take microseconds, less than handing them to a
+  // worker. Calls of other agents (user code) run here only when this
+  // process is prepared as the workers are and may (tasks_here_): a
+  // round's lone call to a worker (nothing to run beside it), and every
+  // call while no worker is ready.
   local_.clear();
   remote_.clear();
   for (size_t i = 0; i < agents.size(); ++i) {
-    const bool here = workers_ == nullptr ||
-                      (tasks_here_ && agents[i]->has_cheap_submit_orders());
+    const bool here = workers_ == nullptr || agents[i]->has_cheap_submit_orders();
     (here ? local_ : remote_).push_back(i);
   }
   if (remote_.size() == 1 && tasks_here_) {
@@ -1186,12 +1268,17 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
         agents[i]->serialize_state(&snapshots_[i]);
         ran_here_.push_back(i);
       }
-      const bool costly = !agents[i]->has_cheap_submit_orders();
-      const double cpu_before = costly ? ProcessCpuSeconds() : 0;
-      const double wall_before = costly ? MonotonicSeconds() : 0;
+      // Every costly call until the first kWaitSampleSeconds of them are
+      // measured, then one in 16: measuring takes syscalls worth tens of
+      // microseconds, as long as a built-in-like call itself.
+      const bool measured = !agents[i]->has_cheap_submit_orders() &&
+                            (here_wall_seconds_ < kWaitSampleSeconds ||
+                             ++unmeasured_calls_ % 16 == 0);
+      const double busy_before = measured ? BusySeconds() : 0;
+      const double wall_before = measured ? MonotonicSeconds() : 0;
       RunAgentTask(agents[i], markets(), &r.actions, &r.error, &r.warnings, &r.host_error);
-      if (costly) {
-        here_cpu_seconds_ += ProcessCpuSeconds() - cpu_before;
+      if (measured) {
+        here_busy_seconds_ += BusySeconds() - busy_before;
         here_wall_seconds_ += MonotonicSeconds() - wall_before;
       }
       if (!r.error.empty() || StopRequested()) return false;
@@ -1204,10 +1291,12 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
     return;
   }
   // Workers beyond those CPU-bound calls can use start for calls that
-  // clearly wait (a CPU-bound call on a busy machine may get half a CPU):
-  // starting processes costs more than using those there.
+  // clearly wait off the CPUs: starting processes costs more than using
+  // those there. (BusySeconds counts the time a call waited for a CPU as
+  // busy: on a loaded machine a CPU-bound call spends most of its wall time
+  // so, which more workers would not shorten.)
   if (tasks_here_ && here_wall_seconds_ >= kWaitSampleSeconds &&
-      here_cpu_seconds_ < 0.25 * here_wall_seconds_) {
+      here_busy_seconds_ < 0.25 * here_wall_seconds_) {
     StartWorkersForWaitingCalls();
   }
   auto& workers = workers_->workers();
@@ -1263,7 +1352,7 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   if (tasks_here_ && remote_.size() > 1) {
     // Calls that spent at least half their time off the CPUs (measured on
     // those run here) leave them free: every ready worker takes part.
-    if (here_cpu_seconds_ >= 0.5 * here_wall_seconds_) {
+    if (here_busy_seconds_ >= 0.5 * here_wall_seconds_) {
       helpers = std::min(helpers, max_helpers_);
     }
     const size_t share = (remote_.size() + helpers) / (helpers + 1);  // rounded up
@@ -1389,6 +1478,7 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   } else {
     undo_here();
   }
+  if (!JournalMayShrink()) return;
   uint64_t oldest = journal_->end();
   for (const auto& worker : workers) oldest = std::min(oldest, worker.synced);
   journal_->discard_before(oldest);

@@ -61,6 +61,23 @@ void ForbidNewProcesses() {
   }
 }
 
+// An FCNAgent (not one of the built-in classes, whose calls the main
+// process runs itself) that records the processes its calls ran in.
+class PidAgent : public FCNAgent {
+ public:
+  using FCNAgent::FCNAgent;
+  void submit_orders(Markets markets, std::vector<Action>* orders) override {
+    pids_.push_back(getpid());
+    FCNAgent::submit_orders(markets, orders);
+  }
+  void save_state(StateWriter& out) const override { out.write_vector(pids_); }
+  void load_state(StateReader& in) override { pids_ = in.read_vector<int>(); }
+  const std::vector<int>& pids() const { return pids_; }
+
+ private:
+  std::vector<int> pids_;
+};
+
 const char* kConfig = R"({
   "simulation": {"markets": ["Market"], "agents": ["FCNAgents"],
                  "numParallel": 2, "startMethod": "fork",
@@ -68,7 +85,7 @@ const char* kConfig = R"({
                                "withOrderPlacement": true, "withOrderExecution": true,
                                "withPrint": true, "maxNormalOrders": 2}]},
   "Market": {"class": "Market", "tickSize": 0.01, "marketPrice": 300.0},
-  "FCNAgents": {"class": "FCNAgent", "numAgents": 4, "markets": ["Market"],
+  "FCNAgents": {"class": "PidAgent", "numAgents": 4, "markets": ["Market"],
                 "assetVolume": 50, "cashAmount": 10000, "fundamentalWeight": 1.0,
                 "chartWeight": 0.0, "noiseWeight": 1.0, "noiseScale": 0.001,
                 "timeWindowSize": 10, "orderMargin": 0.01}
@@ -79,7 +96,8 @@ TEST(ProcessRunnerTest, AFailedStartLeavesNoSocket) {
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    const ClassRegistry registry = ClassRegistry::WithBuiltins();
+    ClassRegistry registry = ClassRegistry::WithBuiltins();
+    registry.add_agent<PidAgent>("PidAgent");
     MultiProcessAgentParallelRunner runner(Json::parse(kConfig), Random(1), nullptr,
                                            registry);
     runner.setup();
@@ -102,23 +120,6 @@ TEST(ProcessRunnerTest, AFailedStartLeavesNoSocket) {
       << "90: no seccomp; 91: no worker needed; 92: another error; "
          "93: a descriptor leaked";
 }
-
-// An FCNAgent (not one of the built-in classes, whose calls the main
-// process runs itself) that records the processes its calls ran in.
-class PidAgent : public FCNAgent {
- public:
-  using FCNAgent::FCNAgent;
-  void submit_orders(Markets markets, std::vector<Action>* orders) override {
-    pids_.push_back(getpid());
-    FCNAgent::submit_orders(markets, orders);
-  }
-  void save_state(StateWriter& out) const override { out.write_vector(pids_); }
-  void load_state(StateReader& in) override { pids_ = in.read_vector<int>(); }
-  const std::vector<int>& pids() const { return pids_; }
-
- private:
-  std::vector<int> pids_;
-};
 
 const char* kKeptConfig = R"({
   "simulation": {"markets": ["Market"], "agents": ["PidAgents"],
@@ -195,6 +196,51 @@ TEST(ProcessRunnerTest, KeptWorkersServeLaterRunsOfTheSameSetUp) {
   KeptRun<MultiProcessAgentParallelRunner>(registry, 1, false);
   KeptRun<MultiProcessAgentParallelRunner>(registry, 1, true, R"({"workerIdleTimeout": 0})");
   EXPECT_EQ(KeptWorkerSets(), 0u);
+}
+
+TEST(ProcessRunnerTest, ARunOfBuiltInAgentsStartsNoWorker) {
+  // Their calls are engine code and run in the main process: a worker
+  // would only cost its start.
+  const ClassRegistry registry = ClassRegistry::WithBuiltins();
+  Json config = Json::parse(kConfig);
+  config["FCNAgents"]["class"] = "FCNAgent";
+  config["simulation"]["workerIdleTimeout"] = 300;
+  ShutdownKeptWorkers();
+  MultiProcessAgentParallelRunner runner(config, Random(1), nullptr, registry);
+  runner.set_worker_starter([](int) -> int { throw SimulationError("a worker was started"); });
+  runner.setup();
+  runner.run();
+  SequentialRunner sequential(config, Random(1), nullptr, registry);
+  sequential.setup();
+  sequential.run();
+  EXPECT_EQ(runner.simulator().markets()[0]->get_market_price(),
+            sequential.simulator().markets()[0]->get_market_price());
+  EXPECT_EQ(KeptWorkerSets(), 0u);
+}
+
+TEST(ProcessRunnerTest, AForkedChildLeavesItsParentsKeptWorkersAlone) {
+  ClassRegistry registry = ClassRegistry::WithBuiltins();
+  registry.add_agent<PidAgent>("PidAgent");
+  ShutdownKeptWorkers();
+  const auto [before, outcome] =
+      KeptRun<MultiProcessAgentParallelRunner>(registry, 1, /*starter=*/true);
+  ASSERT_EQ(KeptWorkerSets(), 1u);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // The child sees no kept workers, and ending them ends nothing.
+    const size_t seen = KeptWorkerSets();
+    ShutdownKeptWorkers();
+    _exit(seen == 0 ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(KeptWorkerSets(), 1u);
+  const auto [after, again] =
+      KeptRun<MultiProcessAgentParallelRunner>(registry, 2, /*starter=*/true);
+  EXPECT_EQ(after, before);  // the same workers served the next run
+  ShutdownKeptWorkers();
 }
 
 }  // namespace

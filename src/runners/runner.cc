@@ -867,12 +867,7 @@ void Runner::RunRoundWithBatches(const RoundFn& run_round) {
       return;
     }
     part_results_.resize(round_part_.size());
-    for (TaskResult& r : part_results_) {
-      r.actions.clear();
-      r.error.clear();
-      r.host_error.clear();
-      r.warnings.clear();
-    }
+    for (TaskResult& r : part_results_) r.Clear();
     if (batcher == nullptr) {
       run_round(round_part_, &part_results_);
     } else {
@@ -897,12 +892,7 @@ void Runner::CollectInRounds(Session& session, LazySample<Agent*>* agents,
       round_.push_back(agents->next());
     }
     results_.resize(round_.size());
-    for (TaskResult& r : results_) {
-      r.actions.clear();
-      r.error.clear();
-      r.host_error.clear();
-      r.warnings.clear();
-    }
+    for (TaskResult& r : results_) r.Clear();
     if (!batching_) {
       run_round(round_, &results_);
     } else {
@@ -915,7 +905,7 @@ void Runner::CollectInRounds(Session& session, LazySample<Agent*>* agents,
       for (const std::string& w : results_[i].warnings) simulator_->warn(w);
       if (!results_[i].error.empty()) {
         const std::string message = "agent " + agent->name() + " (" + agent->class_name() +
-                                    ") failed in submit_orders at step " +
+                                    ") failed in " + results_[i].method + " at step " +
                                     std::to_string(simulator_->time()) + ": " +
                                     results_[i].error;
         if (!results_[i].host_error.empty()) throw HostError(message, results_[i].host_error);

@@ -30,6 +30,7 @@ enum Op : uint8_t {
   kAgentMarketAccessible,
   kSession,
   kTime,
+  kAgentMarketInaccessible,  // last: earlier entries keep their values
 };
 
 }  // namespace
@@ -115,6 +116,13 @@ void SimulationJournal::RecordAgentMarketAccessible(int agent_id,
   w.write(market_id);
 }
 
+void SimulationJournal::RecordAgentMarketInaccessible(int agent_id, int market_id) {
+  StateWriter w(&buffer_);
+  w.write(kAgentMarketInaccessible);
+  w.write(agent_id);
+  w.write(market_id);
+}
+
 void SimulationJournal::RecordSession(int session_id) {
   StateWriter w(&buffer_);
   w.write(kSession);
@@ -163,6 +171,11 @@ void ReplaySimulatorEntry(uint8_t op, StateReader& r, Simulator* simulator) {
     case kAgentMarketAccessible: {
       const int id = r.read<int>();
       agent(id).set_market_accessible(r.read<int>());
+      return;
+    }
+    case kAgentMarketInaccessible: {
+      const int id = r.read<int>();
+      agent(id).set_market_inaccessible(r.read<int>());
       return;
     }
     case kSession: {

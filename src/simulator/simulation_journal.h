@@ -14,7 +14,7 @@
 //     so they end up bit-identical (a replica's Fundamentals are not used:
 //     recorded fundamental prices are set directly);
 //   * agents: each change of an agent's cash, asset volumes or accessible
-//     markets, as the new value;
+//     markets (made accessible or inaccessible), as the new value;
 //   * the simulator: each change of the current session and of the time.
 //
 // Positions are byte offsets from the start of the recording; discarding
@@ -69,6 +69,7 @@ class SimulationJournal {
   void RecordAgentCash(int agent_id, double cash);
   void RecordAgentVolume(int agent_id, int market_id, int64_t volume);
   void RecordAgentMarketAccessible(int agent_id, int market_id);
+  void RecordAgentMarketInaccessible(int agent_id, int market_id);
   void RecordSession(int session_id);
   void RecordTime(int64_t time);
 

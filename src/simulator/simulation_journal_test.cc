@@ -116,6 +116,32 @@ TEST(SimulationJournalTest, ReplayMakesAReplicaIdentical) {
   }
 }
 
+TEST(SimulationJournalTest, ReplaysMarketsMadeInaccessibleAndAccessibleAgain) {
+  // PAMS's `del agent.asset_volumes[id]` and a later `[id] = v`, between
+  // steps: a replica hears both.
+  const ClassRegistry registry = ClassRegistry::WithBuiltins();
+  SimulationJournal journal;
+  SequentialRunner main(Config(), Random(5), nullptr, registry);
+  SequentialRunner replica(Config(), Random(5), nullptr, registry);
+  main.setup();
+  internal::RunnerAccess::SetReplica(&replica);
+  replica.setup();
+  SimulationJournal::Attach(&main.simulator(), &journal);
+  Agent& agent = *main.simulator().agents()[0];
+  const int market_id = agent.accessible_market_ids().front();
+  agent.set_market_inaccessible(market_id);
+  EXPECT_FALSE(agent.is_market_accessible(market_id));
+  EXPECT_THROW(agent.set_market_inaccessible(market_id), SimulationError);
+  SimulationJournal::Replay(journal.since(0), &replica.simulator());
+  EXPECT_EQ(Describe(replica.simulator()), Describe(main.simulator()));
+  const uint64_t applied = journal.end();
+  agent.set_market_accessible(market_id);
+  agent.set_asset_volume(market_id, 7);
+  SimulationJournal::Replay(journal.since(applied), &replica.simulator());
+  EXPECT_EQ(Describe(replica.simulator()), Describe(main.simulator()));
+  EXPECT_EQ(replica.simulator().agents()[0]->get_asset_volume(market_id), 7);
+}
+
 TEST(SimulationJournalTest, PositionsSurviveDiscarding) {
   SimulationJournal journal;
   journal.RecordExecution(0);

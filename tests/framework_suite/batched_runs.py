@@ -129,6 +129,9 @@ def run(runner_class, c):
         configure_tensorflow(c)
     runner, result = suite.run(runner_class, c, BatchedAgent)
     result["calls"] = sum(len(getattr(a, "outputs", [])) for a in runner.simulator.agents)
+    # A parallel runner keeps the workers it started: none, since every
+    # call of these agents (batched, or built-in FCNAgents) runs here.
+    result["kept_worker_sets"] = pams_cpp._core.kept_worker_sets()
     return result
 
 

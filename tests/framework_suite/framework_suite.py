@@ -29,6 +29,7 @@ import copy
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -175,6 +176,24 @@ def assert_loaded_once_per_worker(pids, num_parallel):
     """PIDS (what record_load wrote in a run) name NUM_PARALLEL processes,
     each once: every worker loaded the model once."""
     assert len(pids) == num_parallel and len(set(pids)) == num_parallel, pids
+
+
+CRASH_RUNS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "crash_runs.py")
+
+
+def assert_crash_ends_only_the_run(framework, tmp_path, how):
+    """A case of crash_runs.py: an agent whose call crashes its worker
+    (HOW: "segfault" or "exit") under FRAMEWORK's runner with its defaults
+    ends the run with a SimulationError naming the agent, the step and how
+    the worker ended, and the process that ran it lives on (run_case fails
+    the test where it does not exit with status 0) and runs again."""
+    result = run_case(CRASH_RUNS, tmp_path, how, env={"PAMS_TEST_FRAMEWORK": framework})
+    error = result["error"]
+    assert error is not None, "the run raised nothing"
+    step = re.search(r"running agent Crashers-\d+ \(Crashing\) at step (\d+) failed", error)
+    assert step and int(step.group(1)) >= 40, error
+    assert ("killed by signal 11" if how == "segfault" else "exited with status 3") in error, error
+    assert result["after"] > 0
 
 
 GPU_CHECK = os.path.join(ROOT, "bench", "gpu_check.py")

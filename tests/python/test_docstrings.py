@@ -27,6 +27,8 @@ import sys
 import pytest
 
 import pams_cpp
+from pams_cpp._attributes import Assigned
+from pams_cpp._attributes import EngineMethod
 
 MIN_DOC = 40
 
@@ -116,8 +118,10 @@ def _own_doc(obj) -> str:
 
 def _unwrap(member):
     """The function a class attribute stands for (None: not a documented kind)."""
-    if isinstance(member, (staticmethod, classmethod)):
+    if isinstance(member, (staticmethod, classmethod, EngineMethod)):
         return member.__func__
+    if isinstance(member, Assigned):
+        return member  # an attribute whose assignments pams_cpp hears
     if isinstance(member, property) or inspect.isfunction(member) or _is_nb_func(member):
         return member
     return None
@@ -203,7 +207,7 @@ def collect():
                     continue
                 doc = _own_doc(function) or inherited_doc(klass, name)
                 check(("member", qualname, name), f"{qualname}.{name}", function, doc,
-                      signature=not isinstance(function, property))
+                      signature=not isinstance(function, (property, Assigned)))
 
     for module in public_modules():
         check(("module", module.__name__), module.__name__, module,

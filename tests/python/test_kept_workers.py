@@ -7,6 +7,8 @@ import copy
 import json
 import os
 import random
+import subprocess
+import sys
 import time
 
 import pytest
@@ -17,6 +19,8 @@ from pams_cpp.runners import SequentialRunner
 from pams_cpp.runners import shutdown_workers
 from conftest import ROOT
 from conftest import processes_tagged
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 class PidRecorder(pams_cpp.agents.FCNAgent):
@@ -169,13 +173,22 @@ def test_rounds_in_the_main_process_give_the_same_results():
 
 
 class Busy(pams_cpp.agents.FCNAgent):
-    """Calls that keep a CPU busy for a millisecond."""
+    """Calls that keep a CPU busy for 5 ms of this thread's CPU time (on a
+    loaded machine they take longer, but spend most of it on a CPU)."""
 
     def submit_orders(self, markets):
-        self.pids = getattr(self, "pids", []) + [os.getpid()]
-        end = time.thread_time() + 0.001
+        end = time.thread_time() + 0.005
         while time.thread_time() < end:
             pass
+        return super().submit_orders(markets)
+
+
+class Waiting(pams_cpp.agents.FCNAgent):
+    """Calls that wait 20 ms off the CPUs (as for a GPU or a server): a
+    share of CPU time far below the rule's quarter on any machine."""
+
+    def submit_orders(self, markets):
+        time.sleep(0.02)
         return super().submit_orders(markets)
 
 
@@ -196,14 +209,16 @@ def two_cpus(monkeypatch):
         os.sched_setaffinity(0, allowed)
 
 
-@pytest.mark.parametrize("agent_class,started", [(Busy, 1), (PidRecorder, 3)])
+@pytest.mark.parametrize("agent_class,started", [(Busy, 1), (Waiting, 3)])
 def test_workers_start_as_the_cpus_can_use_them(two_cpus, agent_class, started):
-    # Calls that keep a CPU busy: beside the main process, one worker on 2
-    # CPUs takes part in a round, so only one starts (a second would only
-    # slow the main process's rounds while it starts). Calls that wait (a
-    # sleep, as a GPU's) start the other two once the main process has
-    # seen them wait.
-    settings = config(num_parallel=3, runRoundsWhileWorkersStart=True)
+    # With rounds in the main process (runRoundsWhileWorkersStart true):
+    # calls that keep a CPU busy leave room for one worker beside the main
+    # process on 2 CPUs, so only one starts (a second would only slow the
+    # main process's rounds while it starts). Calls that wait off the CPUs
+    # start the other two once the main process has run 0.1 s of them (the
+    # run keeps its record whole until it has, however fast the first
+    # worker started).
+    settings = config(num_parallel=3, steps=20, runRoundsWhileWorkersStart=True)
     settings["FCNAgents"]["class"] = agent_class.__name__
     runner = MultiProcessAgentParallelRunner(settings=copy.deepcopy(settings),
                                              prng=random.Random(4))
@@ -217,6 +232,48 @@ def test_workers_start_as_the_cpus_can_use_them(two_cpus, agent_class, started):
             [repr(float(a.cash_amount)) for a in sequential.simulator.agents])
 
 
+def test_a_run_whose_calls_no_worker_could_run_starts_none(monkeypatch):
+    # Built-in agents' calls run in the main process (engine code): a run
+    # of them only would start workers for nothing.
+    tag = f"none-{os.getpid()}-{time.monotonic_ns()}"
+    monkeypatch.setenv("PAMS_TEST_TAG", tag)
+    settings = config(start_method="spawn")
+    settings["FCNAgents"]["class"] = "FCNAgent"
+    ours = MultiProcessAgentParallelRunner(settings=copy.deepcopy(settings),
+                                           prng=random.Random(3))
+    ours.main()
+    assert set(processes_tagged(tag)) - {os.getpid()} == set()
+    assert pams_cpp._core.kept_worker_sets() == 0
+    sequential = SequentialRunner(settings=copy.deepcopy(settings), prng=random.Random(3))
+    sequential.main()
+    assert ([repr(float(a.cash_amount)) for a in ours.simulator.agents] ==
+            [repr(float(a.cash_amount)) for a in sequential.simulator.agents])
+
+
+def test_by_default_no_python_call_runs_in_the_main_process():
+    # Isolation: a crash in an agent's call takes its worker down, not this
+    # process (tests/python_faults/case_agent_segfault_processes.py).
+    settings = config(start_method="fork")
+    del settings["simulation"]["runRoundsWhileWorkersStart"]
+    _, pids = run(MultiProcessAgentParallelRunner, settings, 7)
+    assert os.getpid() not in pids and len(pids) == 2
+
+
+@pytest.mark.parametrize("mode", ["shutdown_workers", "atexit"])
+def test_a_forked_child_ends_none_of_its_parents_workers(tmp_path, mode):
+    # A child of os.fork() (or of multiprocessing's "fork") that shuts the
+    # kept workers down, or exits through atexit, leaves its parent's alone:
+    # the parent's next run is served by the same workers.
+    out = tmp_path / "result.json"
+    done = subprocess.run([sys.executable, os.path.join(HERE, "forked_child_runs.py"), mode,
+                           str(out)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(out.read_text())
+    assert result["child_status"] == 0
+    assert result["kept_after_child"] == 1
+    assert len(result["before"]) == 2 and result["after"] == result["before"], result
+
+
 def test_a_worker_timeout_keeps_every_task_in_a_worker():
     # Only a worker's call can be timed out.
     _, pids = run(MultiProcessAgentParallelRunner,
@@ -225,8 +282,10 @@ def test_a_worker_timeout_keeps_every_task_in_a_worker():
 
 
 @pytest.mark.parametrize("key,value,message", [
-    ("workerIdleTimeout", -1, "must be a number of seconds >= 0"),
-    ("workerStartTimeout", 0, "must be a number of seconds > 0"),
+    ("workerIdleTimeout", -1, "must be a number of seconds from 0 to 1e9"),
+    ("workerIdleTimeout", 1e10, "must be a number of seconds from 0 to 1e9"),
+    ("workerTimeout", 1e10, "must be a number of seconds from 0 to 1e9"),
+    ("workerStartTimeout", 0, "must be a number of seconds > 0 and <= 1e9"),
     ("runRoundsWhileWorkersStart", "yes", "true or false"),
 ])
 def test_bad_values_of_the_new_keys_name_the_key(key, value, message):

@@ -412,7 +412,11 @@ def test_a_failing_initializer_fails_the_thread_runner_with_a_runtime_error(caps
 @pytest.mark.parametrize("start_method", ["fork", "spawn"])
 def test_a_failing_initializer_fails_the_process_runner_with_the_workers_traceback(
         start_method, capsys):
-    runner = FailingProcesses(settings=ci2002(startMethod=start_method), prng=random.Random(1))
+    # Python agents, whose calls need workers (a run of built-in agents
+    # starts none, and so runs no initializer).
+    runner = FailingProcesses(settings=ci2002(startMethod=start_method, agent_class=Counting),
+                              prng=random.Random(1))
+    runner.class_register(Counting)
     with pytest.raises(RuntimeError, match=r"the worker initializer failed on this worker "
                                            r"\(worker process \d+\): test_runner_hooks."
                                            r"load_model\('model.keras',\) raised "

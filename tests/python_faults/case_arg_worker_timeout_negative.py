@@ -1,6 +1,6 @@
 """simulation.workerTimeout -1: the key is named.
 
-Expect: ConfigError: simulation.workerTimeout: must be a number of seconds >= 0
+Expect: ConfigError: simulation.workerTimeout: must be a number of seconds from 0 to 1e9
 """
 import faultcase
 

@@ -22,7 +22,9 @@ class WithModel(pams_cpp.runners.MultiProcessAgentParallelRunner):
 
 
 if __name__ == "__main__":
-    runner = WithModel(settings=faultcase.config(start_method="spawn"), prng=random.Random(1))
+    runner = WithModel(settings=faultcase.config(start_method="spawn", agent_class="InPython"),
+                       prng=random.Random(1))
+    runner.class_register(faultcase.InPython)
     ctrl_c = faultcase.Signal(1.0)
     try:
         runner.main()

@@ -1,7 +1,7 @@
 """Ctrl-C (SIGINT to the process group) while a call that does not return
 (time.sleep) runs in the main process of a process runner, which runs
 rounds of one call and the rounds while its workers start
-(runRoundsWhileWorkersStart, the default): KeyboardInterrupt within 0.1 s
+(runRoundsWhileWorkersStart true): KeyboardInterrupt within 0.1 s
 of the signal, as in SequentialRunner, and no other call starts.
 
 Expect: KeyboardInterrupt: 

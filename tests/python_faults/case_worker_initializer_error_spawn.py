@@ -18,7 +18,8 @@ class WithModel(pams_cpp.runners.MultiProcessAgentParallelRunner):
 
 
 class PyFCN(pams_cpp.agents.FCNAgent):
-    pass
+    def submit_orders(self, markets):  # Python's: its calls need workers
+        return super().submit_orders(markets)
 
 
 if __name__ == "__main__":

@@ -54,6 +54,15 @@ def runner(kind, settings, classes=(), seed=1, **kwargs):
     return r
 
 
+class InPython(pams_cpp.agents.FCNAgent):
+    """An FCNAgent whose submit_orders is Python's (calling the engine's):
+    the process runners run its calls in workers (a built-in agent's, or a
+    subclass's that overrides nothing, run in the main process)."""
+
+    def submit_orders(self, markets):
+        return super().submit_orders(markets)
+
+
 class Failing(pams_cpp.agents.FCNAgent):
     """An FCNAgent whose submit_orders raises ValueError("no price today")
     at step 110 (the agent_error cases)."""
@@ -176,3 +185,41 @@ def report_stop(signal_, what="KeyboardInterrupt"):
 
 def same_results(a, b):
     return a == b
+
+
+class Crashing(pams_cpp.agents.FCNAgent):
+    """An FCNAgent whose call at step 110 ends its process as PAMS_TEST_CRASH
+    says (the workers inherit it): "segfault" reads address 0 through
+    ctypes, anything else calls os._exit(3)."""
+
+    def submit_orders(self, markets):
+        if markets[0].get_time() == 110:
+            if os.environ.get("PAMS_TEST_CRASH") == "segfault":
+                import ctypes
+
+                ctypes.string_at(0)
+            os._exit(3)
+        return super().submit_orders(markets)
+
+
+def crash_in_worker(how, start_methods, expect):
+    """Runs Crashing agents (crashing as `how` says) under
+    MultiProcessAgentParallelRunner with its defaults, for each start method
+    of `start_methods` (None: the runner's default): each run must raise a
+    SimulationError naming the agent, step 110 and `expect` (how the worker
+    ended), and this process must live on: it then runs the config with
+    SequentialRunner. Prints OK."""
+    os.environ["PAMS_TEST_CRASH"] = how
+    for method in start_methods:
+        settings = config(agent_class="Crashing", start_method=method)
+        del settings["simulation"]["runRoundsWhileWorkersStart"]  # the default
+        try:
+            runner("MultiProcessAgentParallelRunner", settings, [Crashing]).main()
+        except pams_cpp.SimulationError as e:
+            text = str(e)
+            assert "(Crashing) at step 110" in text and expect in text, (method, text)
+        else:
+            raise AssertionError(f"a run whose agent crashed under {method} raised nothing")
+    settings["FCNAgents"]["class"] = "FCNAgent"
+    runner("SequentialRunner", settings).main()
+    print("OK")

@@ -21,6 +21,8 @@ def test_batched_jax_agents_give_sequential_runners_results(sequential, tmp_path
     ours = batched_run(tmp_path, "parallel", num_parallel, method)
     assert len(sequential["logs"]) == 150 and sequential["calls"] > 150
     assert ours == sequential
+    # No worker started: no round had a call for one.
+    assert ours["kept_worker_sets"] == 0
 
 
 def test_bits_are_reported(tmp_path):

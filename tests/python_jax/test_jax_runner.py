@@ -46,3 +46,8 @@ def test_bad_jax_keys_are_named(sequential):
         "simulation.jaxMemoryFraction: must be a number in (0, 1], got 1.5",
         "simulation.jaxDeterministicOps: must be true or false, got 'yes'",
     ]
+
+
+@pytest.mark.parametrize("how", ["segfault", "exit"])
+def test_an_agent_that_crashes_its_worker_ends_the_run_not_this_process(tmp_path, how):
+    suite.assert_crash_ends_only_the_run("jax", tmp_path, how)

@@ -114,3 +114,8 @@ def test_bad_torch_keys_are_named(tmp):
         [f"{key}: must be a positive integer, got {v}", key, f"must be a positive integer, got {v}"]
         for v in ("0", "-2", "2.5", "True", "'2'")
     ]
+
+
+@pytest.mark.parametrize("how", ["segfault", "exit"])
+def test_an_agent_that_crashes_its_worker_ends_the_run_not_this_process(tmp_path, how):
+    suite.assert_crash_ends_only_the_run("torch", tmp_path, how)

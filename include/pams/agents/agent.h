@@ -149,6 +149,10 @@ class PAMS_EXPORT Agent {
   void update_asset_volume(int market_id, int64_t delta);
   // Makes a market accessible with volume 0. REQUIRES: not accessible yet.
   void set_market_accessible(int market_id);
+  // Makes an accessible market inaccessible again, forgetting its volume
+  // (PAMS's `del agent.asset_volumes[market_id]`). REQUIRES (else
+  // SimulationError): the market is accessible.
+  void set_market_inaccessible(int market_id);
   // The accessible markets, in the order they were made accessible.
   const std::vector<int>& accessible_market_ids() const {
     return accessible_order_;

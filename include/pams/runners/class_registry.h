@@ -164,6 +164,15 @@ class PAMS_EXPORT ClassRegistry {
   std::vector<std::string> runner_simulation_keys() const;
   // Registers a name that exists but cannot be instantiated.
   void add_abstract(const std::string& name, Kind kind);
+  // Registers a name the program knows as a class that is none of the
+  // engine's kinds (pams_cpp: a Python class given to class_register that
+  // is not an agent, market, event or fee, which PAMS keeps too): a config
+  // naming it is told that it does not inherit the class it must, as PAMS
+  // tells it. Does nothing if the name is registered already.
+  void add_foreign(const std::string& name);
+  // What a config that names an unknown class is told to do. Default: load
+  // a plugin with --plugin (the CLI's way to add classes).
+  void set_unknown_class_hint(std::string hint) { unknown_class_hint_ = std::move(hint); }
   // Marks a registered class as a sample's: registering its name again
   // replaces it (see the top of this file).
   void mark_replaceable(const std::string& name);
@@ -217,6 +226,7 @@ class PAMS_EXPORT ClassRegistry {
     Kind kind = Kind::kMarket;
     bool is_abstract = false;
     bool is_replaceable = false;
+    bool is_foreign = false;  // add_foreign: known, but of no kind
     MarketFactory market;
     AgentFactory agent;
     EventFactory event;
@@ -230,6 +240,7 @@ class PAMS_EXPORT ClassRegistry {
 
   std::map<std::string, Entry> entries_;
   std::vector<std::string> plugins_;
+  std::string unknown_class_hint_ = "a plugin loaded with --plugin can add classes";
 };
 
 // Loads a plugin into the registry. Throws ConfigError naming the file when

@@ -44,14 +44,22 @@
 //                gets the CPU first when both want it. On 2 cores, two
 //                spawned workers importing TensorFlow slowed the main
 //                process's first rounds 2-3x at 0, not at 4.
-//   runRoundsWhileWorkersStart  processes only: true (default) lets the
-//                main process run a round's calls itself until a worker is
-//                ready (it looks again after each), run rounds of one task
-//                and take a share of the others beside at most CPUs - 1
-//                workers (every ready worker where its calls spent half
-//                their time or more off the CPUs), when it is prepared as
-//                the workers are (prepare_main_process()) and no
-//                workerTimeout is set. Results do not depend on it.
+//   runRoundsWhileWorkersStart  processes only. false (default): every
+//                call of an agent that is not built in (a plugin's, a
+//                Python agent's) runs in a worker, so that a call that
+//                crashes (a segfault, exit()) or hangs takes only its worker
+//                down and the run ends with an error naming the agent; the
+//                main process runs only engine code (the built-in agents'
+//                calls, batched model calls). true: the main process also
+//                runs such calls, when it is prepared as the workers are
+//                (prepare_main_process()) and no workerTimeout is set: a
+//                round's calls until a worker is ready (it looks again
+//                after each), rounds of one task, and a share of the others
+//                beside at most CPUs - 1 workers (every ready worker where
+//                its calls spent half their time or more off the CPUs).
+//                Faster while workers start (seconds for TensorFlow's), but
+//                a crash in such a call ends the program. Results do not
+//                depend on it.
 //
 // The agent contract (simulator_view.h) is what makes this safe: during a
 // round, agents only read what their view shows and change their own
@@ -254,6 +262,12 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   // Starts the workers not started yet, for calls found to wait off the
   // CPUs (on_run_start starts only those CPU-bound calls can use).
   void StartWorkersForWaitingCalls();
+  // Whether some normal agent's calls can go to a worker: one that is not
+  // built in and does not batch its model calls. REQUIRES: run() started.
+  bool AgentsNeedWorkers();
+  // Whether the journal may drop what every worker has applied (see
+  // process_runner.cc). REQUIRES: workers_ and journal_ exist.
+  bool JournalMayShrink() const;
   std::string start_method_;
   std::string default_start_method_set_;  // empty: default_start_method()
   std::optional<bool> default_worker_cpu_affinity_set_;
@@ -268,18 +282,21 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   // instead of waited for (workerStartTimeout).
   double worker_start_timeout_ = 120;
   double worker_idle_timeout_ = 300;
-  bool rounds_while_workers_start_ = true;
+  bool rounds_while_workers_start_ = false;
   int worker_nice_ = 4;
   // Whether this run's main process runs tasks (on_run_start).
   bool tasks_here_ = false;
   // The most workers that share a round with the main process: one CPU
   // each beside its own (on_run_start), unless the calls mostly wait.
   size_t max_helpers_ = 0;
-  // The CPU time of this process and the wall time of the costly calls it
-  // ran this run: calls that spend most of their time off the CPUs (a
-  // sleep, I/O, an accelerator) leave them free for every ready worker.
-  double here_cpu_seconds_ = 0;
+  // The busy time (CPU time, and time waiting for a CPU: see BusySeconds
+  // in process_runner.cc) and the wall time of the costly calls this
+  // process ran this run: calls that spend most of their time off the
+  // CPUs (a sleep, I/O, an accelerator) leave them free for every ready
+  // worker.
+  double here_busy_seconds_ = 0;
   double here_wall_seconds_ = 0;
+  uint64_t unmeasured_calls_ = 0;  // costly calls run here past the first sample
   std::optional<bool> main_process_runs_tasks_;
   std::string worker_pool_key_extra_;
   std::string worker_start_hint_;

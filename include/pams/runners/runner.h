@@ -50,6 +50,18 @@ struct AgentTaskResult {
   // The host program's description of the error (see HostError), if any.
   std::string host_error;
   std::vector<std::string> warnings;  // what it warned, in order
+  // The agent's method that failed (a phase of batched model calls, or
+  // submit_orders): what the run's error names.
+  const char* method = "submit_orders";
+
+  // Empties it for another call, keeping its buffers.
+  void Clear() {
+    actions.clear();
+    error.clear();
+    host_error.clear();
+    warnings.clear();
+    method = "submit_orders";
+  }
 };
 
 namespace internal {
@@ -286,6 +298,11 @@ class PAMS_EXPORT Runner {
   // Whether rounds batch model calls: a batcher is set, batchModelCalls is
   // true, and some normal agent batches (decided when run() starts).
   bool batching() const { return batching_; }
+  // Whether `agent`'s calls are batched this run (run on the calling
+  // thread through its model batcher, never through RunRoundFn).
+  bool batches_calls_of(const Agent& agent) const {
+    return batching_ && BatcherOf(agent) != nullptr;
+  }
 
   // Reads the runner's own keys of the "simulation" object at the end of
   // setup() (e.g. numParallel), after Runner's own (batchModelCalls).

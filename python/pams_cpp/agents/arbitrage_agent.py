@@ -1,7 +1,10 @@
 """ArbitrageAgent: trades an index market against its components (PAMS's
 ``pams.agents.ArbitrageAgent``), run by the engine. Its parameters are
 PAMS's attributes (``order_volume``, ``order_threshold_price``,
-``order_time_length``), read-only."""
+``order_time_length``), read-only (assigning one raises
+AttributeError naming the config key to set instead)."""
+from .._attributes import refuse_assignments
+from .base import ENGINE_PARAMETER
 from .base import _BuiltinAgent
 from .high_frequency_agent import HighFrequencyAgent
 
@@ -44,5 +47,7 @@ class ArbitrageAgent(_BuiltinAgent, HighFrequencyAgent):
             f"order_time_length={self.order_time_length}>"
         )
 
+
+refuse_assignments(ArbitrageAgent, ENGINE_PARAMETER)
 
 __all__ = ["ArbitrageAgent"]

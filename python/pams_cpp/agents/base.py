@@ -8,15 +8,16 @@ from the config and calls the methods the class overrides (``setup``,
 speed. ``super()`` reaches the built-in class's own code.
 
 An agent's cash and asset volumes are the engine's: ``cash_amount`` and
-``asset_volumes`` read and change them (the engine changes them on
-executions), and ``prng`` is a ``random.Random`` that draws from the
-engine's generator of the agent, so that Python and C++ draws interleave
-exactly as in PAMS.
+``asset_volumes`` (a dict kept in step with the engine) read and change
+them (the engine changes them on executions), and ``prng`` is a
+``random.Random`` that draws from the engine's generator of the agent, so
+that Python and C++ draws interleave exactly as in PAMS; a generator
+assigned later becomes the one both draw from.
 """
+import numbers
 import random
 from abc import ABC
 from abc import abstractmethod
-from collections.abc import MutableMapping
 from typing import Any
 from typing import Dict
 from typing import Iterator
@@ -25,6 +26,12 @@ from typing import Optional
 from typing import Tuple
 from typing import Union
 
+from .._attributes import Assigned
+from .._attributes import engine_methods
+from .._attributes import fixed
+from .._random import EngineRandom
+from .._random import adopt
+from .._random import release
 from ..logs.base import CancelLog
 from ..logs.base import ExecutionLog
 from ..logs.base import Logger
@@ -45,39 +52,227 @@ class _Detached:
         )
 
 
-class _AssetVolumes(MutableMapping):
-    """An agent's asset volumes by market id, as PAMS's dict: reading and
-    setting them reads and sets the engine's."""
+class _AssetVolumes(dict):
+    """An agent's asset volumes by market id: a dict, as PAMS's, kept in step
+    with the engine's (which executions change).
+
+    Every read asks the engine (``[]``, ``get``, ``in``, iteration,
+    ``items()``, ``==``, ``repr``, ``json.dumps``: the C code that reads the
+    dict itself goes through ``items()`` or iteration, which bring the
+    dict's own entries up to date first), and every change is the engine's
+    (``[] =`` makes a market accessible if needed; ``del``, ``pop`` and
+    ``clear`` make markets inaccessible). ``copy()``, ``copy.copy``,
+    ``copy.deepcopy`` and pickle give a plain dict of the volumes of now:
+    a snapshot, as PAMS's copies are.
+    """
 
     __slots__ = ("_engine",)
 
-    def __init__(self, engine) -> None:
+    def __init__(self, engine: Any) -> None:
+        super().__init__()
         self._engine = engine
 
-    def __getitem__(self, market_id: int) -> int:
-        if not self._engine.is_market_accessible(market_id):
+    def _fresh(self) -> "_AssetVolumes":
+        # The dict's own entries become the engine's: what C code reading the
+        # dict directly sees after this.
+        dict.clear(self)
+        dict.update(self, self._engine.asset_volumes)
+        return self
+
+    def __getitem__(self, market_id: Any) -> int:
+        engine = self._engine
+        try:
+            accessible = engine.is_market_accessible(market_id)
+        except TypeError:
+            raise KeyError(market_id) from None
+        if not accessible:
             raise KeyError(market_id)
-        return self._engine.get_asset_volume(market_id)
+        return engine.get_asset_volume(market_id)
+
+    def get(self, market_id: Any, default: Any = None) -> Any:
+        """The volume held in market_id, or default when it is not accessible."""
+        try:
+            return self[market_id]
+        except KeyError:
+            return default
+
+    def __contains__(self, market_id: object) -> bool:
+        try:
+            return bool(self._engine.is_market_accessible(market_id))
+        except TypeError:
+            return False
 
     def __setitem__(self, market_id: int, volume: int) -> None:
-        if not self._engine.is_market_accessible(market_id):
-            self._engine.set_market_accessible(market_id)
-        self._engine.set_asset_volume(market_id, volume)
+        if isinstance(market_id, bool) or not isinstance(market_id, numbers.Integral):
+            raise TypeError(f"asset_volumes: market ids are ints, got {market_id!r}")
+        if isinstance(volume, bool) or not isinstance(volume, numbers.Integral):
+            raise TypeError(
+                f"asset_volumes[{market_id}]: volumes are ints in pams_cpp's engine, got "
+                f"{volume!r} (PAMS keeps any value, and its orders then compute with it; "
+                "give an int)")
+        engine = self._engine
+        if not engine.is_market_accessible(int(market_id)):
+            engine.set_market_accessible(int(market_id))
+        engine.set_asset_volume(int(market_id), int(volume))
 
-    def __delitem__(self, market_id: int) -> None:
-        raise TypeError("a market cannot be made inaccessible again")
+    def __delitem__(self, market_id: Any) -> None:
+        if market_id not in self:
+            raise KeyError(market_id)
+        self._engine.set_market_inaccessible(market_id)
+
+    def pop(self, market_id: Any, *default: Any) -> Any:
+        """Removes a market (inaccessible from now on); returns its volume."""
+        if market_id not in self:
+            if default:
+                return default[0]
+            raise KeyError(market_id)
+        volume = self[market_id]
+        del self[market_id]
+        return volume
+
+    def popitem(self) -> Tuple[int, int]:
+        """Removes the market made accessible last; returns (id, volume)."""
+        ids = self._engine.accessible_market_ids
+        if not ids:
+            raise KeyError("popitem(): dictionary is empty")
+        return ids[-1], self.pop(ids[-1])
+
+    def clear(self) -> None:
+        """Makes every market inaccessible."""
+        for market_id in list(self._engine.accessible_market_ids):
+            del self[market_id]
+
+    def setdefault(self, market_id: int, default: int = None) -> Any:  # type: ignore[assignment]
+        """The volume of market_id, made accessible with `default` if it is not."""
+        if market_id not in self:
+            self[market_id] = default
+        return self[market_id]
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        """Sets the volumes given (a mapping or pairs), as dict.update."""
+        for market_id, volume in dict(*args, **kwargs).items():
+            self[market_id] = volume
+
+    def __ior__(self, other: Any) -> "_AssetVolumes":
+        self.update(other)
+        return self
+
+    def __or__(self, other: Any) -> Dict[int, int]:
+        return dict(self._fresh()) | other
+
+    def __ror__(self, other: Any) -> Dict[int, int]:
+        return other | dict(self._fresh())
 
     def __iter__(self) -> Iterator[int]:
-        return iter(self._engine.accessible_market_ids)
+        return iter(list(self._engine.accessible_market_ids))
+
+    def __reversed__(self) -> Iterator[int]:
+        return reversed(list(self._engine.accessible_market_ids))
 
     def __len__(self) -> int:
         return len(self._engine.accessible_market_ids)
 
-    def __contains__(self, market_id: object) -> bool:
-        return isinstance(market_id, int) and self._engine.is_market_accessible(market_id)
+    def keys(self):  # type: ignore[override]
+        """The accessible market ids (a view of the volumes of now)."""
+        return dict.keys(self._fresh())
+
+    def values(self):  # type: ignore[override]
+        """The volumes (a view of the volumes of now)."""
+        return dict.values(self._fresh())
+
+    def items(self):  # type: ignore[override]
+        """(market id, volume) pairs (a view of the volumes of now)."""
+        return dict.items(self._fresh())
+
+    def __eq__(self, other: object) -> bool:
+        return dict.__eq__(self._fresh(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return dict.__ne__(self._fresh(), other)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return repr(dict(self.items()))
+        return dict.__repr__(self._fresh())
+
+    def copy(self) -> Dict[int, int]:
+        """A plain dict of the volumes of now (PAMS's dict.copy())."""
+        return dict(self._fresh())
+
+    def __copy__(self) -> Dict[int, int]:
+        return dict(self._fresh())
+
+    def __deepcopy__(self, memo: dict) -> Dict[int, int]:
+        return dict(self._fresh())
+
+    def __reduce__(self):
+        # Pickles (and copies) as the plain dict PAMS's is.
+        return (dict, (dict(self._fresh()),))
+
+
+def _adopt_asset_volumes(agent: "Agent", name: str, volumes: Any) -> "_AssetVolumes":
+    """`agent.asset_volumes = volumes`: the engine's volumes become those
+    given (markets not given become inaccessible); the agent keeps its live
+    dict."""
+    live = agent.__dict__.get(name)
+    if live is None:
+        if isinstance(volumes, _AssetVolumes):
+            return volumes
+        live = _AssetVolumes(agent._engine)
+    if volumes is live:
+        return live
+    wanted = dict(volumes)
+    for market_id in list(live):
+        if market_id not in wanted:
+            del live[market_id]
+    for market_id, volume in wanted.items():
+        live[market_id] = volume
+    return live
+
+
+def _adopt_prng(agent: "Agent", name: str, prng: Any) -> Any:
+    """`agent.prng = prng`: the engine's code of the agent draws from prng
+    from now on, as PAMS's does (see the Agent class's doc)."""
+    engine = agent.__dict__.get("_engine")
+    if engine is None:
+        return prng  # no simulation: a plain attribute, as in PAMS
+    if type(prng) is EngineRandom and prng._generator is engine.prng:
+        return prng  # its own generator's view (what the runner gives each agent)
+    owner = f"agent {agent.__dict__.get('name', engine.name)}'s prng"
+    if vars(engine).get("_context") is not None:
+        # An agent built by hand: its engine code draws from whatever
+        # random.Random self.prng is (its state copied in and out).
+        if not isinstance(prng, random.Random):
+            raise TypeError(f"{owner} must be a random.Random (e.g. random.Random(seed)), "
+                            f"got {type(prng).__name__}")
+        return prng
+    old = agent.__dict__.get(name)
+    if old is prng:
+        return prng
+    adopted = adopt(prng, engine.prng, owner)
+    if old is not None and old is not adopted:
+        release(old)
+    return adopted
+
+
+_FIXED = ("{cls}.{name} is the engine's: the engine knows the agent by the id, name and "
+          "simulator it was made with, so a new one would not reach it. Make the agent with "
+          "the value instead (the config's group and prefix name runners' agents)")
+
+
+# What assigning a built-in agent's parameter says (refuse_assignments).
+ENGINE_PARAMETER = (
+    "{cls}.{name} is a parameter of the engine's agent, read from the config when the agent "
+    "is set up, and the engine's code would not see a new value: set it in the config (a "
+    "subclass may keep a value of its own under another name, or subclass Agent and write "
+    "the rule in Python)")
+
+
+def _attach_engine(agent: "Agent", engine: Any) -> None:
+    """Gives agent its engine agent and the live dict of its volumes."""
+    fields = agent.__dict__
+    fields["_engine"] = engine
+    fields["asset_volumes"] = _AssetVolumes(engine)
 
 
 class Agent(ABC):
@@ -124,6 +319,30 @@ class Agent(ABC):
     # The engine agent (set by the runner before __init__).
     _engine: Any = _Detached()
 
+    # PAMS's plain attributes that the engine reads too: kept in the
+    # instance's __dict__ (read as fast as plain attributes), assignments
+    # heard (see _attributes.Assigned).
+    prng = Assigned(
+        _adopt_prng,
+        "random.Random: the agent's own generator. Assigning another makes the engine's code "
+        "of the agent draw from it as PAMS's does: its state goes into the engine's generator "
+        "and the object (still the one assigned) draws from there; the generator replaced "
+        "goes on with a state of its own. Each agent needs a generator of its own (one that "
+        "is already another agent's raises ValueError); a non-Random raises TypeError.",
+        deleted="the engine's code of the agent draws from it")
+    agent_id = Assigned(fixed(_FIXED), "int: the agent's id (fixed once the engine has it).",
+                        deleted="the engine knows the agent by it")
+    name = Assigned(fixed(_FIXED), "str: the agent's name (fixed once the engine has it).",
+                    deleted="the engine knows the agent by it")
+    simulator = Assigned(fixed(_FIXED), "Simulator: the simulator the agent belongs to.",
+                         deleted="the engine's agent belongs to it")
+    asset_volumes = Assigned(
+        _adopt_asset_volumes,
+        "Dict[int, int]: the volumes held, by market id: a dict kept in step with the "
+        "engine's (executions change it; changes to it are the engine's; copies are "
+        "snapshots). Assigning a dict sets the engine's volumes to it.",
+        deleted="it is the engine's record of the agent's holdings")
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # A class whose model calls are batched (prepare_model_calls and
@@ -145,6 +364,8 @@ class Agent(ABC):
     ) -> None:
         if "_engine" not in vars(self):
             _build_engine_agent(self, agent_id, prng, simulator, name)
+        if "asset_volumes" not in vars(self):
+            self.__dict__["asset_volumes"] = _AssetVolumes(self._engine)
         self.agent_id: int = agent_id
         self.name: str = name
         self.prng: random.Random = prng
@@ -168,17 +389,6 @@ class Agent(ABC):
     @cash_amount.setter
     def cash_amount(self, cash_amount: float) -> None:
         self._engine.set_cash_amount(float(cash_amount))
-
-    @property
-    def asset_volumes(self) -> Dict[int, int]:
-        """The agent's asset volumes by market id (a live mapping)."""
-        return _AssetVolumes(self._engine)
-
-    @asset_volumes.setter
-    def asset_volumes(self, volumes: Dict[int, int]) -> None:
-        target = _AssetVolumes(self._engine)
-        for market_id, volume in dict(volumes).items():
-            target[market_id] = volume
 
     def setup(  # type: ignore
         self,
@@ -323,9 +533,9 @@ def _build_engine_agent(agent: Agent, agent_id: int, prng, simulator, name: str)
     from .._arguments import str_of
 
     owner = type(agent).__name__
-    agent._engine = context.new_agent(agent, _agent_class(type(agent), None),
-                                      id_of(owner, "agent_id", agent_id), *state_of(prng),
-                                      str_of(owner, "name", name))
+    _attach_engine(agent, context.new_agent(agent, _agent_class(type(agent), None),
+                                            id_of(owner, "agent_id", agent_id),
+                                            *state_of(prng), str_of(owner, "name", name)))
 
 
 class _BuiltinAgent(Agent):
@@ -341,6 +551,13 @@ class _BuiltinAgent(Agent):
     def submit_orders(self, markets):
         """The built-in class's orders, computed by the engine."""
         return self._engine._base_submit_orders(list(markets))
+
+
+# The methods the engine runs in C++ for classes that do not override them:
+# assigning one on an agent is refused (see _attributes.EngineMethod).
+engine_methods(Agent, ("setup", "submit_orders", "submitted_order", "executed_order",
+                       "canceled_order"))
+engine_methods(_BuiltinAgent, ("submit_orders",))
 
 
 class _EngineAgent(_BuiltinAgent):

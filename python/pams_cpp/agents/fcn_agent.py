@@ -2,12 +2,16 @@
 ``pams.agents.FCNAgent``), run by the engine.
 
 Its parameters are PAMS's attributes (``fundamental_weight``,
-``time_window_size``, ``margin_type``, ...), read-only. A subclass may
+``time_window_size``, ``margin_type``, ...), read-only: assigning one
+raises AttributeError (set the config key instead). A subclass may
 override ``submit_orders`` or ``submit_orders_by_market``; ``super()`` calls
 reach the engine's FCNAgent.
 """
 from typing import List
 
+from .._attributes import engine_methods
+from .._attributes import refuse_assignments
+from .base import ENGINE_PARAMETER
 from .base import _BuiltinAgent
 
 MARGIN_FIXED = 0
@@ -106,5 +110,7 @@ class FCNAgent(_BuiltinAgent):
 
 for _index, _name in enumerate(_PARAMETERS):
     setattr(FCNAgent, _name, _parameter(_index, _name))
+refuse_assignments(FCNAgent, ENGINE_PARAMETER)
+engine_methods(FCNAgent, ("submit_orders", "submit_orders_by_market"))
 
 __all__ = ["FCNAgent", "MARGIN_FIXED", "MARGIN_NORMAL"]

@@ -1,5 +1,7 @@
 """MarketMakerAgent: a high-frequency agent quoting both sides (PAMS's
 ``pams.agents.MarketMakerAgent``)."""
+from .._attributes import refuse_assignments
+from .base import ENGINE_PARAMETER
 from .base import _BuiltinAgent
 from .high_frequency_agent import HighFrequencyAgent
 
@@ -33,5 +35,26 @@ class MarketMakerAgent(_BuiltinAgent, HighFrequencyAgent):
         """
         return self._engine._get_base_price(markets)
 
+    @property
+    def target_market(self):
+        """Market: the market it quotes in (the config's targetMarket)."""
+        market_id = self._engine.market_maker_parameters[0]
+        if market_id < 0:
+            raise AttributeError(f"{type(self).__name__}.target_market: not set up yet")
+        return self.simulator.id2market[market_id]
+
+    @property
+    def net_interest_spread(self) -> float:
+        """float: the spread between its quotes, as a rate of the target's
+        fundamental price (the config's netInterestSpread)."""
+        return self._engine.market_maker_parameters[1]
+
+    @property
+    def order_time_length(self) -> int:
+        """int: its quotes' time to live in steps (orderTimeLength)."""
+        return self._engine.market_maker_parameters[2]
+
+
+refuse_assignments(MarketMakerAgent, ENGINE_PARAMETER)
 
 __all__ = ["MarketMakerAgent"]

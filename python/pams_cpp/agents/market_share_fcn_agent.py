@@ -2,6 +2,7 @@
 executed volume (PAMS's ``pams.agents.MarketShareFCNAgent``)."""
 from typing import List
 
+from .._attributes import engine_methods
 from .fcn_agent import FCNAgent
 
 
@@ -15,7 +16,9 @@ class MarketShareFCNAgent(FCNAgent):
     """
 
     _engine_base = "MarketShareFCNAgent"
-    _engine_calls = ("get_sum_trade_volume",)
+    # PAMS's submit_orders draws its market from self.get_prng(): an override
+    # would change the draws, which the engine's code makes from self.prng.
+    _engine_calls = ("get_sum_trade_volume", "get_prng")
 
     def get_sum_trade_volume(self, market) -> int:
         """A market's executed volume over the agent's recent steps.
@@ -40,5 +43,7 @@ class MarketShareFCNAgent(FCNAgent):
         """
         return self._engine._base_submit_orders(list(markets))
 
+
+engine_methods(MarketShareFCNAgent, ("submit_orders",))
 
 __all__ = ["MarketShareFCNAgent"]

@@ -231,14 +231,35 @@ def defines_model_calls(cls: type) -> Tuple[bool, bool]:
 
 def check_model_call_methods(cls: type) -> bool:
     """Whether cls batches its model calls (defines both methods); TypeError
-    naming cls and the missing method when it defines only one."""
+    naming cls and the missing method when it defines only one. A class
+    that also defines a submit_orders of its own is warned that runners
+    batching model calls (batchModelCalls, true by default) never call it."""
     prepare, submit = defines_model_calls(cls)
     if prepare != submit:
         missing = "submit_orders_with_model_outputs" if prepare else "prepare_model_calls"
         present = "prepare_model_calls" if prepare else "submit_orders_with_model_outputs"
         raise TypeError(f"{cls.__name__} defines {present} but not {missing}: an agent whose "
                         "model calls are batched defines both")
+    if prepare and _defines_own_submit_orders(cls):
+        from .._warnings import warn
+
+        warn(f"{cls.__name__} defines submit_orders and batches its model calls "
+             "(prepare_model_calls, submit_orders_with_model_outputs): with "
+             "simulation.batchModelCalls true (the default) the runners call the batching "
+             "methods and never its submit_orders; set batchModelCalls false to have "
+             "submit_orders called instead")
     return prepare
+
+
+def _defines_own_submit_orders(cls: type) -> bool:
+    """Whether a class of cls's mro outside pams_cpp defines submit_orders
+    (the unbatched one pams_cpp gives batching classes is not one)."""
+    for klass in cls.__mro__:
+        method = vars(klass).get("submit_orders")
+        if method is not None:
+            return (not klass.__module__.startswith(("pams_cpp.", "pams."))
+                    and getattr(method, "__name__", "") != "_submit_orders_with_model_calls")
+    return False
 
 
 __all__ = ["ModelCall", "run_batch"]

@@ -16,9 +16,14 @@ from typing import List
 from typing import Optional
 from typing import Type
 
+from .._attributes import Assigned
+from .._attributes import engine_methods
+from .._attributes import fixed
+from .._attributes import refuse_assignments
 from ..market import Market
 
 _HOOK_TYPES = ("order", "cancel", "execution", "session", "market")
+_HOOK_FIELDS = ("event", "hook_type", "is_before", "time", "specific_class", "specific_instance")
 
 
 class EventHook:
@@ -78,6 +83,19 @@ class EventHook:
         self.specific_class = specific_class
         self.specific_instance = specific_instance
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Once registered, the engine holds its own copy of the hook (PAMS's
+        # triggers read event, specific_class and specific_instance from the
+        # object, and its events_dict was filed by hook_type, is_before and
+        # time): a change would not reach it.
+        if name in _HOOK_FIELDS and self.__dict__.get("_in_engine"):
+            raise AttributeError(
+                f"EventHook.{name}: the hook is registered in a pams_cpp simulation, whose "
+                "engine keeps its own copy of it, so a change would not reach it: register "
+                "a new EventHook instead (from hook_registration, or with "
+                "simulator._add_event)")
+        object.__setattr__(self, name, value)
+
     def __repr__(self) -> str:
         return (
             f"<{self.__class__.__module__}.{self.__class__.__name__} | "
@@ -85,6 +103,17 @@ class EventHook:
             f"specific_class={self.specific_class}, "
             f"specific_instance={self.specific_instance}, event={self.event}>"
         )
+
+
+_FIXED = ("{cls}.{name} is the engine's: the engine's event was made with it and reads its "
+          "own, so a new one would not reach it. Make the event with the value instead")
+
+# What assigning a built-in event's field says.
+ENGINE_FIELD = (
+    "{cls}.{name} is the engine's event's (set from the config when the event is set up, "
+    "then kept by the engine's code), which would not see a new value: set it in the "
+    "event's config, or override the event's hooked_* methods (calling super() where "
+    "the built-in behaviour is wanted)")
 
 
 class EventABC(ABC):
@@ -120,6 +149,18 @@ class EventABC(ABC):
     _engine_base = "Event"
     # The engine event (set by the runner before __init__).
     _engine: Any = None
+
+    # PAMS's plain attributes that the engine has too: fixed once the event
+    # has its engine event (see _attributes.fixed). prng stays a plain
+    # attribute: the engine's events draw nothing, as PAMS's.
+    event_id = Assigned(fixed(_FIXED), "int: the event's id (fixed once the engine has it).",
+                        deleted="the engine knows the event by it")
+    name = Assigned(fixed(_FIXED), "str: the event's name (fixed once the engine has it).",
+                    deleted="the engine knows the event by it")
+    session = Assigned(fixed(_FIXED), "Session: the session the event belongs to.",
+                       deleted="the engine's event belongs to it")
+    simulator = Assigned(fixed(_FIXED), "Simulator: the simulator the event belongs to.",
+                         deleted="the engine's event belongs to it")
 
     def __init__(
         self,
@@ -303,6 +344,12 @@ class BuiltinEvent(EventABC):
     # cannot override them (class_register says so).
     _engine_calls: tuple = ()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith("pams_cpp."):
+            refuse_assignments(cls, ENGINE_FIELD)  # the built-in classes' fields
+            engine_methods(cls, EVENT_METHODS)  # their methods the engine runs
+
     def setup(self, settings: Dict[str, Any], *args, **kwargs) -> None:
         """Reads the event's config keys (the engine's code)."""
         self._engine._base_setup(settings)
@@ -321,5 +368,10 @@ class BuiltinEvent(EventABC):
         markets = [self.simulator.id2market[i] for i in market_ids]
         return {m.name: m for m in markets}
 
+
+# The methods the engine runs in C++ for classes that do not override them:
+# assigning one on an event is refused (see _attributes.EngineMethod).
+engine_methods(EventABC, EVENT_METHODS)
+engine_methods(BuiltinEvent, EVENT_METHODS)
 
 __all__ = ["EventABC", "EventHook"]

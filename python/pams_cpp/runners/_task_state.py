@@ -30,8 +30,10 @@ from typing import Tuple
 from .._warnings import warn as warn_at_user_line
 from ..order import Order
 
-# The fields the engine gives every agent (the same objects in each process).
-_ENGINE_FIELDS = frozenset({"_engine", "prng", "simulator", "logger", "agent_id", "name"})
+# The fields the engine gives every agent (the same objects in each process;
+# the volumes' dict reads the engine's, whose volumes travel in C++).
+_ENGINE_FIELDS = frozenset({"_engine", "prng", "simulator", "logger", "agent_id", "name",
+                            "asset_volumes"})
 
 
 # Names an agent cannot list in synced_attributes: the runner and the engine
@@ -85,7 +87,10 @@ def _own_state(agent: Any) -> Tuple[str, Any]:
 def _set_own_state(agent: Any, state: Tuple[str, Any]) -> None:
     kind, value = state
     if kind == "getstate" and hasattr(agent, "__setstate__"):
+        fields = vars(agent)
+        kept = {k: fields[k] for k in _ENGINE_FIELDS if k in fields}
         agent.__setstate__(value)
+        fields.update(kept)  # what a __setstate__ set of them is this process's own
         return
     fields = vars(agent)
     for key in [k for k in fields if k not in _ENGINE_FIELDS and k not in value]:

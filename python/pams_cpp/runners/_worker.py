@@ -121,7 +121,9 @@ def dumps_payload(preparation: Dict[str, Any], environment: Dict[str, str],
                   classes: Dict[str, Any]) -> bytes:
     """What the workers need: multiprocessing's preparation data (plain
     pickle: read first, since the classes may refer to the main module it
-    imports) and the classes, by value where they cannot be imported by
+    imports), whether this process runs pams_cpp as ``pams``
+    (install_as_pams(): the workers do too, before they import anything of
+    the user's) and the classes, by value where they cannot be imported by
     name (cloudpickle: classes of __main__, of a notebook, of a function)."""
     import io
     import pickle
@@ -144,7 +146,14 @@ def dumps_payload(preparation: Dict[str, Any], environment: Dict[str, str],
     out = io.BytesIO()
     Pickler(out).dump(classes)
     return pickle.dumps({"preparation": preparation, "environment": dict(environment),
-                         "classes": out.getvalue()})
+                         "as_pams": runs_as_pams(), "classes": out.getvalue()})
+
+
+def runs_as_pams() -> bool:
+    """Whether this process runs pams_cpp as ``pams`` (install_as_pams())."""
+    import pams_cpp
+
+    return sys.modules.get("pams") is pams_cpp
 
 
 # What TensorFlow's C++ writes to descriptor 2 as it loads, before its
@@ -194,6 +203,13 @@ def _build(init: Dict[str, Any]) -> Any:
     payload = pickle.loads(init["host_payload"])
     first = init.get("first", True)
     _replica.clear()
+    if payload.get("as_pams"):
+        # As the main process, before the main module, the classes and the
+        # user's modules they import are: their `import pams` is pams_cpp,
+        # whatever the start method and the environment the worker got.
+        import pams_cpp
+
+        pams_cpp.install_as_pams()
     if first:
         os.environ.update(payload["environment"])
         if os.environ.pop("PAMS_WORKER_QUIET_TENSORFLOW", None):

@@ -55,15 +55,23 @@ the program says so: ``pams_cpp.runners.shutdown_workers()`` ends them all,
 set-up. A kept worker keeps the modules it imported: after editing a module
 of your agents, call ``shutdown_workers()``.
 
-Until a worker is ready, the main process runs the rounds itself (and it
-runs every round of a single agent), when it is prepared as the workers
-are: no worker initializer, no ``workerTimeout`` (only a worker can be
-timed out), and what the runner class checks in
-``_main_process_can_run_tasks()`` (the TensorFlow runner configures this
-process's TensorFlow as its workers'). Results do not depend on where a
-task runs. ``simulation.runRoundsWhileWorkersStart`` false turns this off;
-``simulation.workerStartTimeout`` (seconds, default 120) bounds a worker's
-start (the import of the main module and of the agents' modules).
+Every call of a Python agent runs in a worker process, as in PAMS's
+runner: a call that crashes (a segfault in an extension, ``os._exit``) or
+is killed takes its worker down, and the run raises a SimulationError
+naming the agent and the step; the process that started the run lives on.
+The main process runs only engine code: the built-in agents' calls (C++,
+microseconds) and batched model calls (one call per model and round, see
+``batchModelCalls``). ``simulation.runRoundsWhileWorkersStart`` true lets
+the main process run calls too: until a worker is ready (a spawned worker
+importing TensorFlow takes seconds), and every round of a single agent,
+when it is prepared as the workers are (no worker initializer, no
+``workerTimeout``, and what the runner class checks in
+``_main_process_can_run_tasks()``: the TensorFlow runner configures this
+process's TensorFlow as its workers'). That makes a first run faster, but a
+call that crashes there ends the program (a notebook's kernel dies).
+Results do not depend on where a task runs. ``simulation.workerStartTimeout``
+(seconds, default 120) bounds a worker's start (the import of the main
+module and of the agents' modules).
 
 A subclass may override ``_get_worker_initializer()`` and
 ``_get_worker_initargs()``: the initializer is called with the initargs once
@@ -88,6 +96,8 @@ from typing import Tuple
 from typing import Type
 
 from .. import _core
+from .._attributes import Assigned
+from .._attributes import fixed
 from ..logs.base import Logger
 from ..simulator import Simulator
 from .sequential import SequentialRunner
@@ -274,6 +284,37 @@ class MultiThreadAgentParallelRunner(SequentialRunner):
 
     _engine_class = "MultiThreadAgentParallelRunner"
 
+    @property
+    def num_parallel(self) -> int:
+        """int: the most calls that run at once (PAMS's attribute): the
+        config's ``simulation.numParallel``, else the CPUs less one (at
+        least 1). Assigning it raises AttributeError: the engine reads
+        ``numParallel`` from the config when the runner sets up (set it
+        there)."""
+        simulation = self.settings.get("simulation") if isinstance(self.settings, dict) else None
+        if isinstance(simulation, dict) and "numParallel" in simulation:
+            return simulation["numParallel"]
+        return max((os.cpu_count() or 1) - 1, 1)
+
+    @num_parallel.setter
+    def num_parallel(self, value: Any) -> None:
+        raise AttributeError(
+            f"{type(self).__name__}.num_parallel: pams_cpp's engine reads the number of "
+            "workers from the config when the runner sets up, not from this attribute: set "
+            "simulation.numParallel in the config (runner.settings) instead")
+
+    @property
+    def executor(self) -> None:
+        """None: PAMS's ``concurrent.futures`` executor, which pams_cpp does
+        not have (its engine owns its workers). Assigning anything but None
+        raises AttributeError."""
+        return None
+
+    @executor.setter
+    def executor(self, value: Any) -> None:
+        if value is not None:
+            raise AttributeError(f"{type(self).__name__}.executor: {_WORKERS_ARE_THE_ENGINES}")
+
     def __init__(
         self,
         settings: Any,
@@ -410,8 +451,9 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
       (default 120).
     * ``workerIdleTimeout``: seconds workers are kept for a later runner of
       the same set-up, 0..1e9 (default 300; 0: they end with the run).
-    * ``runRoundsWhileWorkersStart``: bool (default true): the main process
-      runs rounds itself until a worker is ready (see Note).
+    * ``runRoundsWhileWorkersStart``: bool (default false): true lets the
+      main process run Python agents' calls itself until a worker is ready
+      (see Note); false keeps every such call in a worker.
     * ``workerNice``: the workers' nice increment, 0..19 (default 4).
     * ``batchModelCalls``: bool (default true), as every runner.
 
@@ -465,12 +507,13 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
         UserWarning names it once per class and attribute per run). When an
         agent lists ``synced_attributes``, every call runs in a worker (none
         in the main process, where nothing would be lost), so results do
-        not depend on where calls run. Until a worker is ready, and for a
-        round of one call, the main process runs calls itself when it is
-        prepared as the workers are (no worker initializer, no
-        ``workerTimeout``, ``_main_process_can_run_tasks()``); results do
-        not depend on it. Workers are kept after a run for later runners of
-        the same set-up (``close()``, ``shutdown_workers()``).
+        not depend on where calls run. With ``runRoundsWhileWorkersStart``
+        true, until a worker is ready, and for a round of one call, the
+        main process runs calls itself when it is prepared as the workers
+        are (no worker initializer, no ``workerTimeout``,
+        ``_main_process_can_run_tasks()``); results do not depend on it.
+        Workers are kept after a run for later runners of the same set-up
+        (``close()``, ``shutdown_workers()``).
 
         What differs from PAMS: PAMS's runner pickles the whole simulation
         for every task (~2 ms a task at 100 steps, growing with the run);
@@ -488,6 +531,14 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
     # Whether workers are pinned to CPUs when the config sets no
     # simulation.workerCpuAffinity (see the module's doc).
     default_worker_cpu_affinity: bool = False
+    # The start method in effect (PAMS's development branch's attribute),
+    # given to the engine when the runner is made.
+    start_method = Assigned(
+        fixed("{cls}.{name}: the engine took the start method when the runner was made: set "
+              "simulation.startMethod in the config, or the class attribute "
+              "default_start_method, instead", engine="_core"),
+        "str: the start method of the worker processes (\"spawn\", \"forkserver\" or "
+        "\"fork\"; fixed once the runner is made).")
 
     def __init__(
         self,
@@ -514,7 +565,7 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
         self._core.set_worker_cpu_affinity(self.default_worker_cpu_affinity)
         simulation = self.settings.get("simulation")
         configured = simulation.get("startMethod") if isinstance(simulation, dict) else None
-        self.start_method: str = configured if configured in _START_METHODS else method
+        self.start_method = configured if configured in _START_METHODS else method
 
     def _get_mp_context(self) -> Any:
         """The multiprocessing context of ``start_method`` (PAMS's
@@ -656,7 +707,7 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
             entry = "from pams_cpp import _core; _core._serve_worker()"
         self._core.set_worker_start_hint(_START_HINT)
         simulation = self.settings.get("simulation", {})
-        if simulation.get("runRoundsWhileWorkersStart", True) is not False:
+        if simulation.get("runRoundsWhileWorkersStart", False) is True:
             self._core.set_main_process_runs_tasks(bool(self._main_process_can_run_tasks()))
         # "spawn" and "forkserver" start this Python as a worker.
         self._core.set_worker_program(sys.executable, [

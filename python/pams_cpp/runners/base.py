@@ -19,10 +19,16 @@ from typing import Type
 from .. import _core
 from .._progress import progress_bar
 from .._progress import require_tqdm
+from .._attributes import Assigned
+from .._attributes import fixed
 from .._random import EngineRandom
+from .._random import adopt
 from .._random import bind_to_engine
+from .._random import check_draws_as_random
+from .._random import release
 from .._random import set_state_of
 from .._random import state_of
+from ..agents.base import _attach_engine
 from ..logs.base import LOG_KINDS
 from ..logs.base import Logger
 from ..simulator import Simulator
@@ -70,6 +76,28 @@ class Runner:
 
     # The engine's runner class this Python class drives.
     _engine_class = "SequentialRunner"
+    # PAMS's plain attributes that the engine reads too (see
+    # _attributes.Assigned): the generator is adopted by the engine, the
+    # logger and the simulator are fixed once the engine has them.
+    _prng = Assigned(
+        lambda runner, name, prng: _adopt_runner_prng(runner, name, prng),
+        "random.Random: the runner's generator. Assigning another makes the runner draw from "
+        "it from now on, as PAMS's does (a plain random.Random becomes the view of the "
+        "engine's generator, a subclass is copied in and out around each step).",
+        deleted="the runner draws from it")
+    logger = Assigned(
+        fixed("{cls}.{name}: the engine took the runner's logger when the runner was made "
+              "(it sees every log of the run from there), so a new one would get nothing: pass "
+              "logger= to the runner's constructor (a new runner)", engine="_core"),
+        "Logger | None: the runner's logger (given to the constructor; fixed afterwards).",
+        deleted="the engine writes the run's logs to it")
+    simulator = Assigned(
+        fixed("{cls}.{name} is the simulator of the runner's engine simulation, which main() "
+              "and the steps run: another Simulator would not be run. Drive another "
+              "simulator by hand with its own methods, or make a new runner", engine="_core"),
+        "Simulator: the runner's simulator (fixed once made).",
+        deleted="the runner runs it")
+
     # The "simulation" keys this class reads itself, in Python, beyond those
     # its engine class declares (the PyTorch and JAX runners' options). Every
     # runner knows every runner's keys, so that a config written for one runs
@@ -228,8 +256,12 @@ class Runner:
 
         if not isinstance(cls, type):
             raise TypeError(f"class_register takes a class, got {cls!r}")
-        if cls in self.registered_classes:
+        engine_classes = self.__dict__.setdefault("_engine_classes", [])
+        if cls in engine_classes:
+            if cls not in self.registered_classes:
+                self.registered_classes.append(cls)
             return  # registered already
+        engine_classes.append(cls)
         engine_base = vars(cls).get("_engine_base")
         if engine_base is not None:
             if cls.__name__ != engine_base:
@@ -237,13 +269,17 @@ class Runner:
                 # black_scholes sample's WorkloadFCNAgent): configs of this
                 # runner naming cls.__name__ mean that engine class.
                 self._core.alias_class(cls.__name__, engine_base)
-                self.registered_classes.append(cls)
+                if cls not in self.registered_classes:
+                    self.registered_classes.append(cls)
             return  # a built-in class
         if not issubclass(cls, (Agent, _core.Market, EventABC, TransactionFee)):
             # PAMS keeps any class (find_class looks there); only agents,
             # markets, events and transaction fees are classes a config names
-            # for the engine.
-            self.registered_classes.append(cls)
+            # for the engine, which tells a config naming this one that it
+            # inherits none of them.
+            if cls not in self.registered_classes:
+                self.registered_classes.append(cls)
+            self._core.add_foreign_class(cls.__name__)
             return
         if issubclass(cls, Agent):
             self._core.register_agent_class(_agent_class(cls, self._make_agent))
@@ -271,16 +307,38 @@ class Runner:
             info.name = cls.__name__
             info.maker = lambda market_id: self._make_transaction_fee(cls, market_id)
             self._core.register_transaction_fee_class(info)
-        self.registered_classes.append(cls)
+        if cls not in self.registered_classes:
+            self.registered_classes.append(cls)
+
+    def _register_listed_classes(self) -> None:
+        """Registers the classes a program put in ``registered_classes``
+        itself (PAMS reads the list when it sets up, so an append counts).
+
+        Raises:
+            ValueError: a class registered before is no longer listed (the
+                engine cannot forget it).
+        """
+        listed = self.registered_classes
+        for cls in list(listed):
+            if cls not in self.__dict__.get("_engine_classes", ()):
+                self.class_register(cls)
+        for cls in self.__dict__.get("_engine_classes", ()):
+            engine_base = vars(cls).get("_engine_base")
+            if cls not in listed and (engine_base is None or cls.__name__ != engine_base):
+                raise ValueError(
+                    f"runner.registered_classes no longer lists {cls.__name__}, which was "
+                    "registered before: pams_cpp's engine cannot forget a class (PAMS would "
+                    "not find it): make a new runner and register only the classes to use")
 
     def _make_agent(self, cls: Type, engine_agent) -> Any:
         # The engine calls this for each agent of a Python class, in the
         # order PAMS creates them (with the prng PAMS gives it).
         agent = cls.__new__(cls)
-        agent._engine = engine_agent
+        _attach_engine(agent, engine_agent)
         agent.__init__(
             agent_id=engine_agent.agent_id,
-            prng=EngineRandom(_generator=engine_agent.prng),
+            prng=EngineRandom(_generator=engine_agent.prng,
+                              _owner=f"agent {engine_agent.name}"),
             simulator=self.simulator,
             name=engine_agent.name,
             logger=self.logger,
@@ -294,7 +352,7 @@ class Runner:
         event._engine = engine_event
         event.__init__(
             event_id=engine_event.event_id,
-            prng=EngineRandom(_generator=engine_event.prng),
+            prng=EngineRandom(_generator=engine_event.prng, _owner=None),  # draws nothing
             session=engine_event.session,
             simulator=self.simulator,
             name=engine_event.name,
@@ -315,6 +373,7 @@ class Runner:
                 f"{type(self).__name__}: main() (or _setup()) was called on this runner "
                 "before, and a runner sets up and runs once: make a new runner to run again")
         self._phase = "set up"
+        self._register_listed_classes()
         # As PAMS, which reads its config when it sets up: a config changed
         # (or replaced: runner.settings = ...) since the runner was made counts.
         self._core.set_settings(self.settings)
@@ -340,6 +399,29 @@ class Runner:
             self._put_prng_back()
             if self.logger is not None:
                 self.logger._after_run()
+
+
+def _adopt_runner_prng(runner: Runner, name: str, prng: Any) -> Any:
+    """`runner._prng = prng` after the runner was made: the runner draws
+    from prng from now on, as PAMS's (see Runner._prng)."""
+    fields = runner.__dict__
+    old = fields.get(name)
+    if "_core" not in fields or old is prng:
+        return prng  # the constructor's, checked and bound there
+    state = _prng_state(prng)  # TypeError for what the engine cannot draw as
+    if isinstance(prng, random.SystemRandom):
+        runner._core.set_prng_state(*state)  # a random run, seeded from it
+        is_engine = False
+    elif type(prng) is random.Random or isinstance(prng, EngineRandom):
+        prng = adopt(prng, runner._generator, "runner._prng")
+        is_engine = True
+    else:
+        is_engine = False  # a subclass: copied in and out around each step
+    if old is not None:
+        release(old)
+    fields["_prng_is_engine"] = is_engine
+    runner._core.prng_is_engine = is_engine
+    return prng
 
 
 def _describe(value: Any) -> str:
@@ -375,13 +457,7 @@ def _prng_state(prng: Any):
     from .._random import EngineRandom
 
     if not isinstance(prng, EngineRandom):
-        for name in ("random", "getrandbits"):
-            if getattr(type(prng), name) is not getattr(random.Random, name):
-                raise TypeError(
-                    f"prng: {type(prng).__name__} overrides {name}(), but the engine draws "
-                    "PAMS's numbers itself from the Mersenne Twister state prng.getstate() "
-                    f"gives, so it would not draw what {type(prng).__name__} draws: pass a "
-                    "random.Random (e.g. random.Random(prng.getrandbits(64)))")
+        check_draws_as_random(type(prng), "prng")
     try:
         return state_of(prng)
     except Exception as e:

@@ -19,6 +19,7 @@ from typing import Tuple
 from typing import Union
 
 from .. import _core
+from .._attributes import EngineList
 from ..order import Cancel
 from ..order import Order
 from .base import Runner
@@ -107,26 +108,35 @@ class SequentialRunner(Runner):
     @property
     def _pending_setups(self) -> List[Tuple[Callable, Dict[str, Any]]]:
         """PAMS's (setup method, keyword arguments) of each object generated
-        and not set up yet, in the order they will run."""
-        out: List[Tuple[Callable, Dict[str, Any]]] = []
+        and not set up yet, in the order they will run (a list the engine
+        reads itself: call the setups, not change the list; assigning an
+        empty list where none is left, as pamsenvs does after _setup(), is
+        allowed)."""
+        out = EngineList((), "runner._pending_setups", _PENDING_INSTEAD)
         for kind, engine, settings, ids in _core._runner_pending_setups(self._core):
             if kind == "market":
-                out.append((engine.setup, {"settings": settings}))
+                list.append(out, (engine.setup, {"settings": settings}))
             elif kind == "agent":
                 agent = self.simulator._python_agent(engine)
-                out.append((agent.setup, {"settings": settings,
+                list.append(out, (agent.setup, {"settings": settings,
                                           "accessible_markets_ids": list(ids)}))
             elif kind == "session":
-                out.append((engine.setup, {"settings": settings}))
+                list.append(out, (engine.setup, {"settings": settings}))
             elif kind == "event":
                 event = self.simulator._event_object(engine)
-                out.append((event.setup, {"settings": settings}))
+                list.append(out, (event.setup, {"settings": settings}))
             elif kind == "transaction_fee":
-                out.append((_transaction_fee_setup, {"_market": engine}))
+                list.append(out, (_transaction_fee_setup, {"_market": engine}))
             else:
                 event = self.simulator._event_object(engine)
-                out.append((_event_hook_setup, {"_event": event}))
+                list.append(out, (_event_hook_setup, {"_event": event}))
         return out
+
+    @_pending_setups.setter
+    def _pending_setups(self, setups: Any) -> None:
+        if len(setups) == 0 and len(self._pending_setups) == 0:
+            return  # nothing left to run, and nothing is to be run
+        raise AttributeError(f"{type(self).__name__}._pending_setups: {_PENDING_INSTEAD}")
 
     # --- PAMS's run steps
 
@@ -274,6 +284,12 @@ def _group_names(names, step: str, argument: str) -> List[str]:
                              f"(SequentialRunner.{step}: {argument} holds the config's group "
                              "names, str)")
     return names
+
+
+_PENDING_INSTEAD = (
+    "the setups are the engine's, which runs those left when the runner sets up (_setup()): "
+    "run one by calling it (func(**kwargs)), and set objects up otherwise by calling their "
+    "setup yourself")
 
 
 def _event_hook_setup(_event) -> None:

@@ -198,9 +198,11 @@ class TensorFlowAgentParallelRunner(MultiProcessAgentParallelRunner):
     * ``workerIdleTimeout``: seconds workers are kept after a run for a
       later runner of the same set-up, 0..1e9 (default 300; 0: they end
       with the run).
-    * ``runRoundsWhileWorkersStart``: bool (default true): the main process
-      runs rounds itself until a worker is ready, when it is configured as
-      the workers are (see below).
+    * ``runRoundsWhileWorkersStart``: bool (default false): true lets the
+      main process run agents' calls itself until a worker is ready, when
+      it is configured as the workers are (see below); false keeps every
+      call of a Python agent in a worker, so that a crash there cannot end
+      this process.
     * ``workerNice``: the workers' nice increment, 0..19 (default 4), so
       that their start does not slow the main process's rounds.
     * ``batchModelCalls``: bool (default true), as every runner: agents that
@@ -216,14 +218,18 @@ class TensorFlowAgentParallelRunner(MultiProcessAgentParallelRunner):
     child has none of TensorFlow's thread pools and would hang. Classes of
     ``__main__`` or of a notebook reach the workers by value (cloudpickle).
 
-    The main process: the runner configures its TensorFlow as the workers'
-    (``configure_tensorflow``) when TensorFlow has not run there yet (or
-    runs with these thread counts already) and the start method is not
-    ``"fork"``; it then runs rounds while the workers start and rounds of a
-    single call. Otherwise it is left as it is and every call waits for a
-    worker. TensorFlow's start-up lines come once, from the main process:
-    workers run with ``TF_CPP_MIN_LOG_LEVEL=1`` (and leave out the lines
-    TensorFlow prints before reading it) unless the environment sets it.
+    The main process runs the batched model calls (``batchModelCalls``:
+    one call per model and round, by design in this process) and, with
+    ``runRoundsWhileWorkersStart`` true, agents' calls: the runner then
+    configures its TensorFlow as the workers' (``configure_tensorflow``)
+    when TensorFlow has not run there yet (or runs with these thread counts
+    already) and the start method is not ``"fork"``, and it runs rounds
+    while the workers start and rounds of a single call; otherwise every
+    call waits for a worker. A run whose agents all batch their model calls
+    (or are built in) starts no worker. TensorFlow's start-up lines come
+    once, from the main process: workers leave out the lines TensorFlow
+    prints before it reads ``TF_CPP_MIN_LOG_LEVEL`` and run with
+    ``TF_CPP_MIN_LOG_LEVEL=1`` unless the environment sets it.
 
     Hooks a subclass may override are MultiProcessAgentParallelRunner's
     (``_get_worker_initializer``/``_get_worker_initargs`` to load a model
@@ -356,9 +362,10 @@ class TensorFlowAgentParallelRunner(MultiProcessAgentParallelRunner):
         environment = dict(super()._get_worker_environment())
         if "TF_CPP_MIN_LOG_LEVEL" not in os.environ:
             environment.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
-            # Lines TensorFlow prints before reading that level: the
-            # worker imports it first thing with them left out (_worker).
-            environment.setdefault("PAMS_WORKER_QUIET_TENSORFLOW", "1")
+        # Lines TensorFlow prints before it reads that level, whatever the
+        # level: the worker imports it first thing with them left out
+        # (_worker).
+        environment.setdefault("PAMS_WORKER_QUIET_TENSORFLOW", "1")
         return environment
 
     def _main_process_can_run_tasks(self) -> bool:

@@ -140,6 +140,7 @@ void BindAgents(nb::module_& m) {
            },
            nb::arg("market_id").none(),
            nb::sig("def set_market_accessible(self, market_id: int) -> None"))
+      .def("set_market_inaccessible", &Agent::set_market_inaccessible, nb::arg("market_id"))
       .def("is_market_accessible",
            [](const Agent& a, Arg<int> id) {
              // PAMS: `market_id in asset_volumes`, False for any other value.

@@ -29,6 +29,7 @@
 #include "interop/values.h"
 #include "pams/agents/agent.h"
 #include "pams/agents/arbitrage_agent.h"
+#include "pams/agents/market_maker_agent.h"
 #include "pams/errors.h"
 #include "pams/events/event.h"
 #include "pams/market/fundamentals.h"
@@ -134,6 +135,13 @@ void BindAgentParameters() {
     if (arbitrage == nullptr) throw nb::attribute_error("not an ArbitrageAgent");
     return nb::make_tuple(arbitrage->order_volume(), arbitrage->order_threshold_price(),
                           arbitrage->order_time_length());
+  });
+  // MarketMakerAgent's, likewise (target market id: -1 before setup).
+  ReadOnlyProperty(cls, "market_maker_parameters", [](const Agent& a) {
+    const auto* maker = dynamic_cast<const MarketMakerAgent*>(&a);
+    if (maker == nullptr) throw nb::attribute_error("not a MarketMakerAgent");
+    return nb::make_tuple(maker->target_market_id(), maker->net_interest_spread(),
+                          maker->order_time_length());
   });
 }
 

@@ -172,6 +172,10 @@ class PyRunner {
     registry_.add_alias(alias, name);
   }
 
+  // A registered class that is none of the engine's kinds (see
+  // ClassRegistry::add_foreign). REQUIRES: before Setup().
+  void AddForeignClass(const std::string& name) { registry_.add_foreign(name); }
+
   // A logger written in Python. REQUIRES: before Setup().
   void AddPythonLogger(nb::object logger, PythonLogKinds kinds) {
     python_loggers_.push_back(std::make_unique<PythonLogger>(std::move(logger), kinds, run_.get()));
@@ -311,6 +315,8 @@ class PyRunner {
   static ClassRegistry MakeRegistry() {
     ClassRegistry registry = ClassRegistry::WithBuiltins();
     tensorflow::RegisterClasses(&registry);
+    registry.set_unknown_class_hint(
+        "register a class of your own with runner.class_register(cls) before main()");
     return registry;
   }
 
@@ -358,9 +364,10 @@ class PyRunner {
       }
     }
     if (!error.is_valid()) throw SimulationError(e.what());
-    // What the engine knows of it (which agent at which step, which
-    // worker), shown under the traceback; str(error) stays the worker's.
-    if (nb::hasattr(error, "add_note")) {
+    // What the engine knows of it (which agent at which step), shown under
+    // the traceback, unless the worker noted it already; str(error) stays
+    // the worker's.
+    if (nb::hasattr(error, "add_note") && !nb::hasattr(error, "__notes__")) {
       try {
         error.attr("add_note")(std::string(e.what()));
       } catch (nb::python_error&) {
@@ -584,6 +591,7 @@ void BindRunner(nb::module_& m) {
            },
            nb::arg("cls"))
       .def("alias_class", &PyRunner::AliasClass, nb::arg("alias"), nb::arg("name"))
+      .def("add_foreign_class", &PyRunner::AddForeignClass, nb::arg("name"))
       .def("set_worker_initializer", &PyRunner::SetWorkerInitializer, nb::arg("fn"))
       .def("set_worker_program", &PyRunner::SetWorkerProgram, nb::arg("path"), nb::arg("argv"))
       .def("set_start_method", &PyRunner::SetStartMethod, nb::arg("method"))

@@ -457,6 +457,9 @@ EventHook ToEngineHook(nb::handle h, Event* event) {
                             "IndexMarket");
     }
   }
+  // From now on the Python hook refuses changes (EventHook.__setattr__):
+  // the engine reads this copy, not the object.
+  nb::setattr(h, "_in_engine", nb::bool_(true));
   return hook;
 }
 

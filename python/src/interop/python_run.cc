@@ -132,7 +132,10 @@ void CheckTaskNotAbandoned() {
 }
 
 void StopWithPythonError(PythonRun* run, nb::python_error& e, const std::string& where) {
-  if (IsInterruption(e)) {
+  // A worker ignores Ctrl-C (the main process handles it): a
+  // KeyboardInterrupt there is the agent's own raise, which travels to the
+  // main process as any other error and is raised there as itself.
+  if (IsInterruption(e) && !run->is_worker) {
     if (run->stop != nullptr) run->stop->store(true);
     run->pending.Keep(e);
     throw SimulationError(std::string("interrupted (") + nb::type_name(e.type()).c_str() +

@@ -95,17 +95,35 @@ class PyTransactionFee final : public TransactionFee, public PythonPart {
     return ToPythonAction(*run_, Action(order));
   }
 
-  static double Number(nb::handle value, const std::string& where) {
-    if (PyBool_Check(value.ptr()) || !(PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr()))) {
-      throw SimulationError(where + ": a fee must be an int or a float, got " +
-                            std::string(nb::repr(value).c_str()));
+  // A fee as PAMS adds it to the cash (a float): an int, a float, or any
+  // other real number (numpy's scalars: np.float32, np.int64, ...), whose
+  // float() is what Python's arithmetic with a float gives. A bool is
+  // refused: a fee of True is a bug PAMS would hide.
+  double Number(nb::handle value, const std::string& where) {
+    PyObject* v = value.ptr();
+    if (PyFloat_CheckExact(v)) return PyFloat_AS_DOUBLE(v);
+    const bool real = !PyBool_Check(v) && (PyLong_Check(v) || PyFloat_Check(v) || IsReal(v));
+    if (!real) {
+      throw SimulationError(where + ": a fee must be a real number (an int, a float or a "
+                            "numpy scalar), got " + std::string(nb::repr(value).c_str()));
     }
-    return nb::cast<double>(value);
+    const double d = PyFloat_AsDouble(v);
+    if (d == -1.0 && PyErr_Occurred()) throw nb::python_error();
+    return d;
+  }
+
+  // isinstance(v, numbers.Real), with numbers.Real looked up once a class.
+  bool IsReal(PyObject* v) {
+    if (!real_type_.is_valid()) real_type_ = nb::module_::import_("numbers").attr("Real");
+    const int r = PyObject_IsInstance(v, real_type_.ptr());
+    if (r < 0) throw nb::python_error();
+    return r == 1;
   }
 
   std::shared_ptr<PythonTransactionFeeClass> cls_;
   PythonRun* run_;
   PythonSetup setup_;
+  nb::object real_type_;  // numbers.Real, once needed
 };
 
 }  // namespace
