@@ -227,3 +227,17 @@ def test_a_keyboard_interrupt_an_agent_raises_arrives_as_one(runner_class):
         run(runner_class, settings, [InterruptingInWorker])
     # The interpreter goes on.
     run(SequentialRunner, ci2002())
+
+
+@pytest.mark.parametrize("base,helper", [(FCNAgent, "is_finite"),
+                                         (FCNAgent, "is_market_accessible"),
+                                         (pams_cpp.agents.ArbitrageAgent, "_submit_orders"),
+                                         (pams_cpp.agents.MarketMakerAgent, "get_base_price")])
+def test_a_helper_the_built_in_code_calls_cannot_be_overridden_silently(base, helper):
+    # PAMS's built-in agents call these helpers from their own code, which
+    # runs in C++ here and would not call a Python override: refused, named.
+    cls = type("Overriding", (base,), {helper: lambda self, *args: True})
+    runner = SequentialRunner(settings=ci2002(), prng=random.Random(1))
+    with pytest.raises(NotImplementedError, match=f"Overriding overrides {helper}, which the "
+                                                  f"engine's {base.__name__} calls"):
+        runner.class_register(cls)

@@ -21,6 +21,8 @@ class ArbitrageAgent(_BuiltinAgent, HighFrequencyAgent):
     """
 
     _engine_base = "ArbitrageAgent"
+    # PAMS's ArbitrageAgent's own helpers, which its code (C++ here) calls.
+    _engine_calls = ("_submit_orders", "is_market_accessible")
 
     @property
     def order_volume(self) -> int:

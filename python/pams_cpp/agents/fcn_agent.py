@@ -61,6 +61,9 @@ class FCNAgent(_BuiltinAgent):
     """
 
     _engine_base = "FCNAgent"
+    # What its own code calls (in C++ here): a subclass overriding one is
+    # refused by class_register, since the engine would not call the override.
+    _engine_calls = ("is_finite", "is_market_accessible")
 
     def is_finite(self, x: float) -> bool:
         """Whether a value is a real number: neither NaN nor infinite.

@@ -20,7 +20,7 @@ class MarketMakerAgent(_BuiltinAgent, HighFrequencyAgent):
     """
 
     _engine_base = "MarketMakerAgent"
-    _engine_calls = ("get_base_price",)
+    _engine_calls = ("get_base_price", "is_market_accessible")
 
     def get_base_price(self, markets):
         """The price the quotes are placed around: the mean of the highest

@@ -18,7 +18,7 @@ class MarketShareFCNAgent(FCNAgent):
     _engine_base = "MarketShareFCNAgent"
     # PAMS's submit_orders draws its market from self.get_prng(): an override
     # would change the draws, which the engine's code makes from self.prng.
-    _engine_calls = ("get_sum_trade_volume", "get_prng")
+    _engine_calls = ("get_sum_trade_volume", "get_prng", "is_finite", "is_market_accessible")
 
     def get_sum_trade_volume(self, market) -> int:
         """A market's executed volume over the agent's recent steps.

@@ -14,6 +14,7 @@ class TestAgent(_BuiltinAgent):
     """
 
     _engine_base = "TestAgent"
+    _engine_calls = ("is_market_accessible",)  # called by its code, in C++ here
     __test__ = False  # not a pytest test class
 
 
