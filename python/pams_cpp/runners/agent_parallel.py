@@ -490,7 +490,6 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
             platform's), as on PAMS's development branch.
         default_worker_cpu_affinity (bool): pin workers to CPUs when the
             config sets no ``workerCpuAffinity`` (False here).
-        start_method (str): the start method this runner's workers use.
 
     Raises:
         ValueError: a bad ``default_start_method`` or
