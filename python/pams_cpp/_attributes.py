@@ -72,7 +72,27 @@ _ADD_INSTEAD = ("Add objects with the simulator's _add_* methods (pams_cpp canno
                 "them: make a new runner or simulator)")
 
 
-class EngineList(list):
+class RefusingList(list):
+    """A list copied from the engine that refuses changes, which would change
+    nothing in the simulation: every mutator raises TypeError with the
+    subclass's _refusal(). Copies and pickles of it are plain lists."""
+
+    __slots__ = ()
+
+    def _refusal(self) -> str:
+        raise NotImplementedError
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(self._refusal())
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
+    def __reduce__(self):
+        return (list, (list(self),))
+
+
+class EngineList(RefusingList):
     """A list of the engine's objects (the simulator's agents, markets, ...):
     reading is a list's; changing it raises TypeError naming what to call
     instead, since the engine would not see the change."""
@@ -84,15 +104,9 @@ class EngineList(list):
         self._what = what
         self._instead = instead
 
-    def _refuse(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError(f"{self._what} is the engine's, which reads its own: changing this "
-                        f"copy would change nothing in the simulation. {self._instead}")
-
-    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
-
-    def __reduce__(self):
-        return (list, (list(self),))
+    def _refusal(self) -> str:
+        return (f"{self._what} is the engine's, which reads its own: changing this "
+                f"copy would change nothing in the simulation. {self._instead}")
 
     def copy(self) -> list:
         """A list with the same items (PAMS's list.copy())."""
@@ -119,7 +133,8 @@ class EngineDict(dict):
         self._what = what
         self._instead = instead
 
-    _refuse = EngineList._refuse
+    _refusal = EngineList._refusal
+    _refuse = RefusingList._refuse
     __setitem__ = __delitem__ = __ior__ = pop = popitem = clear = _refuse
     update = setdefault = _refuse
 

@@ -13,6 +13,7 @@ from collections.abc import MutableMapping
 from collections.abc import MutableSequence
 
 from . import _core
+from ._attributes import RefusingList
 from ._random import EngineRandom
 from ._random import set_state_of
 from ._random import state_of
@@ -182,19 +183,16 @@ class _Prices(MutableMapping):
         return repr({i: self._f._prices_of(i) for i in self._f._market_id_list()})
 
 
-class _MarketIds(list):
+class _MarketIds(RefusingList):
     """PAMS's ``fundamentals.market_ids`` (the markets in the order added),
     a copy that refuses changes: markets join and leave through
     ``add_market`` and ``remove_market``, which PAMS's list follows."""
 
     __slots__ = ()
 
-    def _refuse(self, *args, **kwargs):
-        raise TypeError("Fundamentals.market_ids cannot be changed in place: add a market with "
-                        "add_market(...), remove one with remove_market(market_id)")
-
-    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    def _refusal(self) -> str:
+        return ("Fundamentals.market_ids cannot be changed in place: add a market with "
+                "add_market(...), remove one with remove_market(market_id)")
 
 
 class _NumpyGenerator:

@@ -21,6 +21,7 @@ from typing import Union
 
 from . import _core
 from ._arguments import id_of
+from ._attributes import RefusingList
 from ._arguments import str_of
 from ._random import state_of
 
@@ -107,10 +108,10 @@ def _refusing(message: str):
     return refuse
 
 
-class _History(list):
+class _History(RefusingList):
     """One of PAMS's history lists of a market (``_market_prices``, ...): a
     copy of the engine's history that refuses changes, which would change
-    nothing. Copies and pickles of it are plain lists."""
+    nothing."""
 
     __slots__ = ("_name",)
 
@@ -118,18 +119,11 @@ class _History(list):
         super().__init__(entries)
         self._name = name
 
-    def _refuse(self, *args, **kwargs):
-        raise TypeError(
-            f"Market.{self._name} cannot be changed in place in pams_cpp: a market's histories "
-            "are the engine's and change through its methods (_update_time, _set_time, "
-            "_add_order, _execution, change_fundamental_price); a market of a Python class "
-            f"may assign the whole list in its setup (self.{self._name} = [...])")
-
-    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
-
-    def __reduce__(self):
-        return (list, (list(self),))
+    def _refusal(self) -> str:
+        return (f"Market.{self._name} cannot be changed in place in pams_cpp: a market's "
+                "histories are the engine's and change through its methods (_update_time, "
+                "_set_time, _add_order, _execution, change_fundamental_price); a market of a "
+                f"Python class may assign the whole list in its setup (self.{self._name} = [...])")
 
 
 class _Components(_History):
@@ -138,12 +132,9 @@ class _Components(_History):
 
     __slots__ = ()
 
-    def _refuse(self, *args, **kwargs):
-        raise TypeError("IndexMarket._components cannot be changed in place in pams_cpp: add "
-                        "a component with index._add_market(market=...)")
-
-    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    def _refusal(self) -> str:
+        return ("IndexMarket._components cannot be changed in place in pams_cpp: add "
+                "a component with index._add_market(market=...)")
 
 
 def _repr(self) -> str:
