@@ -5,7 +5,8 @@
 # TensorFlowAgentParallelRunner's (bench/tensorflow_bench.py; skipped with
 # PAMS_SKIP_TENSORFLOW_TESTS=1), the cost of --events-csv
 # (bench/events_csv_bench.py), Plham's ParallelMain at 2/9/99 markets against
-# PAMS (bench/parallel_main_bench.py), pams sweep's runs per second, locally and
+# PAMS (bench/parallel_main_bench.py) and under each runner from the CLI and
+# Python (bench/parallel_main_runners_bench.py), pams sweep's runs per second, locally and
 # across MPI ranks (bench/sweep_bench.py), pams_cpp from Python against the CLI and
 # PAMS (bench/python_bench.py), and the Google Benchmarks of the engine and the random generators.
 # BENCH_QUICK=1 for a shorter run (fewer repetitions, smaller scaled configs).
@@ -31,6 +32,17 @@ full=(--heavy --full)
 if [ "${BENCH_QUICK:-0}" = 1 ]; then full=(); fi
 python3 bench/parallel_main_bench.py --pams "$build/bin/pams" \
   --reference-python .venv-ref/bin/python "${quick[@]}" "${full[@]}"
+echo
+# The same sample's config-009 and config-002, whole runs under the three
+# runners from the CLI and from Python (a Python subclass of
+# WorkloadFCNAgent), paired, with the process runner's cost per task.
+# PAMS_BASELINE_PAMS=path/to/an/earlier/pams adds its CLI rows ("before").
+baseline=()
+if [ -n "${PAMS_BASELINE_PAMS:-}" ]; then baseline=(--baseline-pams "$PAMS_BASELINE_PAMS"); fi
+runner_steps=(--steps 100 --python-steps 30)
+if [ "${BENCH_QUICK:-0}" = 1 ]; then runner_steps=(--steps 20 --python-steps 5 --repeat 1); fi
+python3 bench/parallel_main_runners_bench.py --pams "$build/bin/pams" \
+  --python .venv-py/bin/python "${runner_steps[@]}" "${baseline[@]}"
 echo
 python3 bench/events_csv_bench.py --pams "$build/bin/pams" --out out/bench
 echo

@@ -112,6 +112,7 @@ void Random::seed_words(std::span<const uint32_t> words) {
   InitByArray(NormalizeKey(words));
   has_gauss_next_ = false;
   gauss_next_ = 0.0;
+  ++resets_;
 }
 
 void Random::InitByArray(std::span<const uint32_t> key) {
@@ -177,6 +178,7 @@ void Random::Twist() {
   }
   mt[kN - 1] = MixBits(mt[kN - 1], mt[0], mt[kM - 1]);
   index_ = 0;
+  ++twists_;
 }
 
 // Cloned like Twist: the tempering pass vectorizes 8 or 16 wide.
@@ -375,6 +377,19 @@ void Random::setstate(const State& state) {
   index_ = state.index;
   has_gauss_next_ = state.has_gauss_next;
   gauss_next_ = state.gauss_next;
+  ++resets_;
+}
+
+void Random::advance(uint64_t twists, uint32_t position, bool has_gauss_next,
+                     double gauss_next) {
+  if (position > static_cast<uint32_t>(kN)) {
+    throw std::invalid_argument("Random::advance: position out of range: " +
+                                std::to_string(position));
+  }
+  for (uint64_t t = 0; t < twists; ++t) Twist();
+  index_ = position;
+  has_gauss_next_ = has_gauss_next;
+  gauss_next_ = gauss_next;
 }
 
 }  // namespace pams

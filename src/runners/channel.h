@@ -27,8 +27,8 @@ namespace pams {
 enum class MessageType : uint32_t {
   kInit = 1,      // main -> worker: how to build the replica
   kReady,         // worker -> main: replica built, initializer run
-  kTask,          // main -> worker: journal bytes, agent id, agent state
-  kResult,        // worker -> main: actions, agent state
+  kTasks,         // main -> worker: journal bytes, a chunk of tasks
+  kResults,       // worker -> main: the chunk's results
   kError,         // worker -> main: what failed
   kSync,          // main -> worker: journal bytes only (no reply)
   kShutdown,      // main -> worker: exit

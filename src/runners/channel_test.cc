@@ -28,14 +28,14 @@ TEST(ChannelTest, MessagesArriveWholeAndInOrder) {
   Pair(&a, &b);
   const std::string big(3 << 20, 'x');  // larger than the socket buffer
   std::thread writer([&] {
-    EXPECT_EQ(a.Send(MessageType::kTask, "first"), Channel::Status::kOk);
+    EXPECT_EQ(a.Send(MessageType::kTasks, "first"), Channel::Status::kOk);
     EXPECT_EQ(a.Send(MessageType::kSync, big), Channel::Status::kOk);
     EXPECT_EQ(a.Send(MessageType::kShutdown, ""), Channel::Status::kOk);
   });
   MessageType type;
   std::string payload;
   ASSERT_EQ(b.Receive(&type, &payload, 10), Channel::Status::kOk);
-  EXPECT_EQ(type, MessageType::kTask);
+  EXPECT_EQ(type, MessageType::kTasks);
   EXPECT_EQ(payload, "first");
   ASSERT_EQ(b.Receive(&type, &payload, 10), Channel::Status::kOk);
   EXPECT_EQ(type, MessageType::kSync);
@@ -56,7 +56,7 @@ TEST(ChannelTest, ClosedTimeoutAndInterrupted) {
             Channel::Status::kInterrupted);
   a.Close();
   EXPECT_EQ(b.Receive(&type, &payload, 1), Channel::Status::kClosed);
-  EXPECT_EQ(b.Send(MessageType::kTask, "x"), Channel::Status::kClosed);
+  EXPECT_EQ(b.Send(MessageType::kTasks, "x"), Channel::Status::kClosed);
 }
 
 // Each side sends a message many times the socket's buffer while the other
@@ -70,11 +70,11 @@ TEST(ChannelTest, LargeMessagesBothWaysAtOnce) {
   for (size_t size : {size_t{1} << 20, size_t{20} << 20}) {
     const std::string from_a(size, 'a'), from_b(size + 7, 'b');
     auto side = [](Channel* c, const std::string* out, size_t expect, char fill) {
-      if (c->Send(MessageType::kTask, *out, 30) != Channel::Status::kOk) return false;
+      if (c->Send(MessageType::kTasks, *out, 30) != Channel::Status::kOk) return false;
       MessageType type;
       std::string in;
       if (c->Receive(&type, &in, 30) != Channel::Status::kOk) return false;
-      return type == MessageType::kTask && in == std::string(expect, fill);
+      return type == MessageType::kTasks && in == std::string(expect, fill);
     };
     auto done_a = std::async(std::launch::async, side, &a, &from_a, from_b.size(), 'b');
     auto done_b = std::async(std::launch::async, side, &b, &from_b, from_a.size(), 'a');
@@ -94,7 +94,7 @@ TEST(ChannelTest, LargeMessagesBothWaysAtOnce) {
   // in order for the next Receive.
   std::thread other([&] {
     for (int i = 0; i < 5; ++i) {
-      EXPECT_EQ(b.Send(MessageType::kResult, std::string(3 << 20, char('0' + i)), 30),
+      EXPECT_EQ(b.Send(MessageType::kResults, std::string(3 << 20, char('0' + i)), 30),
                 Channel::Status::kOk);
     }
     MessageType type;
@@ -105,14 +105,14 @@ TEST(ChannelTest, LargeMessagesBothWaysAtOnce) {
     }
   });
   for (int i = 0; i < 5; ++i) {
-    EXPECT_EQ(a.Send(MessageType::kTask, std::string(2 << 20, char('A' + i)), 30),
+    EXPECT_EQ(a.Send(MessageType::kTasks, std::string(2 << 20, char('A' + i)), 30),
               Channel::Status::kOk);
   }
   MessageType type;
   std::string in;
   for (int i = 0; i < 5; ++i) {
     ASSERT_EQ(a.Receive(&type, &in, 30), Channel::Status::kOk);
-    EXPECT_EQ(type, MessageType::kResult);
+    EXPECT_EQ(type, MessageType::kResults);
     EXPECT_EQ(in, std::string(3 << 20, char('0' + i)));
   }
   other.join();
@@ -125,7 +125,7 @@ TEST(ChannelTest, SendToAStuckPeerTimesOutOrIsInterrupted) {
   Pair(&a, &b);
   const std::string big(8 << 20, 'x');
   const double start = MonotonicSeconds();
-  EXPECT_EQ(a.Send(MessageType::kTask, big, 0.2), Channel::Status::kTimeout);
+  EXPECT_EQ(a.Send(MessageType::kTasks, big, 0.2), Channel::Status::kTimeout);
   const double timed_out = MonotonicSeconds() - start;
   EXPECT_GE(timed_out, 0.2);
   EXPECT_LT(timed_out, 1.0);
@@ -134,7 +134,7 @@ TEST(ChannelTest, SendToAStuckPeerTimesOutOrIsInterrupted) {
   Pair(&c, &d);
   int asked = 0;
   const double begin = MonotonicSeconds();
-  EXPECT_EQ(c.Send(MessageType::kTask, big, 0, [&] { return ++asked == 3; }),
+  EXPECT_EQ(c.Send(MessageType::kTasks, big, 0, [&] { return ++asked == 3; }),
             Channel::Status::kInterrupted);
   EXPECT_EQ(asked, 3);
   EXPECT_LT(MonotonicSeconds() - begin, 1.0);
@@ -142,7 +142,7 @@ TEST(ChannelTest, SendToAStuckPeerTimesOutOrIsInterrupted) {
   Channel e, f;
   Pair(&e, &f);
   f.Close();
-  EXPECT_EQ(e.Send(MessageType::kTask, big, 5), Channel::Status::kClosed);
+  EXPECT_EQ(e.Send(MessageType::kTasks, big, 5), Channel::Status::kClosed);
 }
 
 }  // namespace
@@ -170,7 +170,7 @@ TEST(ChannelTest, CorruptHeadersCostNoMemory) {
   MessageType type;
   std::string payload;
   // 32 GiB (within the old 64 GiB limit) and an unknown type.
-  WriteHeader(fds[1], static_cast<uint32_t>(MessageType::kTask), uint64_t{32} << 30);
+  WriteHeader(fds[1], static_cast<uint32_t>(MessageType::kTasks), uint64_t{32} << 30);
   EXPECT_EQ(reader.Receive(&type, &payload, 5), Channel::Status::kError);
   EXPECT_NE(reader.error().find("corrupt message header"), std::string::npos)
       << reader.error();
@@ -186,7 +186,7 @@ TEST(ChannelTest, CorruptHeadersCostNoMemory) {
   // 512 MiB announced, 10 bytes sent, then the peer goes away.
   ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
   Channel third(fds[0]);
-  WriteHeader(fds[1], static_cast<uint32_t>(MessageType::kTask), uint64_t{512} << 20);
+  WriteHeader(fds[1], static_cast<uint32_t>(MessageType::kTasks), uint64_t{512} << 20);
   ASSERT_EQ(write(fds[1], "0123456789", 10), 10);
   close(fds[1]);
   EXPECT_EQ(third.Receive(&type, &payload, 5), Channel::Status::kClosed);

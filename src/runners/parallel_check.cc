@@ -130,6 +130,11 @@ ParallelCheckResult CheckParallel(const ClassRegistry& registry,
       parallel_settings["simulation"].is_object()) {
     Json& simulation = parallel_settings["simulation"];
     if (!simulation.contains("workerTimeout")) simulation["workerTimeout"] = 1e8;
+    // Every task with the agent's whole state: a field that save_state()
+    // misses is then lost at every call, whichever worker runs the agent.
+    if (!simulation.contains("workerKeepsAgentStates")) {
+      simulation["workerKeepsAgentStates"] = false;
+    }
     if (!simulation.contains("numParallel")) simulation["numParallel"] = 2;
   }
   const Outcome sequential = RunOnce(registry, "SequentialRunner", settings, prng,

@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -39,6 +40,9 @@
 #include "runners/channel.h"
 #include "runners/cpu_affinity.h"
 #include "runners/host_error.h"
+#include "runners/task_queues.h"
+#include "runners/call_change.h"
+#include "runners/worker_progress.h"
 #include "runners/worker_protocol.h"
 #include "simulator/simulation_journal.h"
 
@@ -62,9 +66,14 @@ constexpr double kWaitSampleSeconds = 0.1;
 // pending (see JournalMayShrink).
 constexpr uint64_t kWholeJournalBytes = uint64_t{64} << 20;
 
-// Tasks a worker holds at once (see RunRound). Two hide the round trip;
+// Chunks a worker holds at once (see RunRound). Two hide the round trip;
 // more would only make the split of a round among workers less even.
-constexpr size_t kQueuedTasks = 2;
+constexpr size_t kQueuedChunks = 2;
+
+// The most bytes of agents' subclass states (Agent::save_state) the main
+// process keeps to tell whether a worker's replica of an agent is current
+// (see Dispatch); agents beyond travel whole.
+constexpr size_t kKeptStateBytes = size_t{256} << 20;
 
 std::string DescribeWaitStatus(int status) {
   if (WIFEXITED(status)) {
@@ -187,8 +196,12 @@ class MultiProcessAgentParallelRunner::Workers {
     double ready_after = 0;  // seconds from kInit until its replica was ready
     bool via_forkserver = false;
     uint64_t synced = 0;  // journal position this worker has applied
-    // Indices in the round of the tasks sent to it, the running one first.
+    // Indices in the round of the tasks sent to it, the running one first,
+    // and the sizes of the chunks they were sent in.
     std::deque<size_t> tasks;
+    std::deque<size_t> chunks;
+    // Which agent it is calling (null: it could not say).
+    std::unique_ptr<WorkerProgress> progress;
   };
 
   ~Workers() { Stop(); }
@@ -343,6 +356,7 @@ class MultiProcessAgentParallelRunner::Workers {
         w.channel.Close();
       }
       w.tasks.clear();
+      w.chunks.clear();
     }
     stop_ = nullptr;
   }
@@ -400,6 +414,7 @@ class MultiProcessAgentParallelRunner::Workers {
     w.ready = false;
     w.synced = 0;
     w.tasks.clear();
+    w.chunks.clear();
     w.begun_at = MonotonicSeconds();
     WorkerInit mine = init_;
     mine.worker_index = static_cast<int>(i);
@@ -419,13 +434,14 @@ class MultiProcessAgentParallelRunner::Workers {
     std::string payload;
     const Channel::Status s = w.channel.Receive(&type, &payload, startup_timeout_, stop_);
     if (s == Channel::Status::kOk && type == MessageType::kReady) {
-      uint64_t run = 0;
+      WorkerReady ready;
       try {
-        run = StateReader(payload).read<uint64_t>();
+        ready = WorkerReady::Decode(payload);
       } catch (const std::exception&) {
         FailToStart(i, Channel::Status::kError);
       }
-      if (run != run_id_) return;  // an earlier run's
+      if (w.progress == nullptr) w.progress = WorkerProgress::Open(ready.progress_page);
+      if (ready.run_id != run_id_) return;  // an earlier run's
       w.ready = true;
       w.ready_after = MonotonicSeconds() - w.begun_at;
       return;
@@ -672,6 +688,37 @@ class MultiProcessAgentParallelRunner::Workers {
   }
 
  public:
+  // The agent worker i was calling when it last said (see WorkerProgress).
+  std::optional<int> RunningAgent(size_t i) const {
+    const Worker& w = workers_[i];
+    if (w.progress == nullptr) return std::nullopt;
+    return w.progress->get();
+  }
+
+  // A message from a worker with a running task that has arrived, without
+  // waiting: the worker's index, or SIZE_MAX if none has.
+  size_t PollAny(MessageType* type, std::string* payload, Channel::Status* status) {
+    std::vector<pollfd> fds;
+    std::vector<size_t> index;
+    for (size_t i = 0; i < workers_.size(); ++i) {
+      if (workers_[i].tasks.empty()) continue;
+      if (workers_[i].channel.has_buffered()) {
+        *status = workers_[i].channel.Receive(type, payload, 0, stop_);
+        return i;
+      }
+      fds.push_back(pollfd{workers_[i].channel.fd(), POLLIN, 0});
+      index.push_back(i);
+    }
+    if (fds.empty() || poll(fds.data(), fds.size(), 0) <= 0) return SIZE_MAX;
+    for (size_t k = 0; k < fds.size(); ++k) {
+      if (fds[k].revents != 0) {
+        *status = workers_[index[k]].channel.Receive(type, payload, 0, stop_);
+        return index[k];
+      }
+    }
+    return SIZE_MAX;
+  }
+
   // Waits for a message from any worker with a running task. Returns the
   // worker's index, or throws SimulationError via `fail` for a worker that
   // failed.
@@ -960,6 +1007,69 @@ void ShutdownKeptWorkers() { WorkerPool::Get().ShutdownAll(); }
 
 size_t KeptWorkerSets() { return WorkerPool::Get().kept_count(); }
 
+// A round's tasks for the workers: handed out in chunks (TaskQueues), each
+// agent to the worker whose replica has it as it is where one has (see
+// call_change.h), and the answers read. Persistent across the rounds of a
+// run: which worker holds which agent. Hidden: nested in an exported
+// class, it would be exported with it.
+struct __attribute__((visibility("hidden"))) MultiProcessAgentParallelRunner::Dispatch {
+  explicit Dispatch(MultiProcessAgentParallelRunner* r) : runner(r) {}
+
+  void BeginRun(size_t agents);
+  void EndRun();
+  // Starts handing out `remote` (indices in `agents`, results in *results)
+  // to at most `helpers` ready workers: a chunk to each, then a second.
+  void BeginRound(std::span<Agent* const> agents, const std::vector<size_t>& remote,
+                  size_t helpers, std::vector<TaskResult>* results);
+  // Sends worker w chunks until it holds `depth` (none to one that is
+  // gone, or once the run is told to stop).
+  void TopUp(size_t w, size_t depth = kQueuedChunks);
+  // Reads worker w's answer (`type`, `payload`) to its oldest chunk.
+  void Receive(size_t w, MessageType type, const std::string& payload);
+  // Ends the run for worker w's failure s, naming the agent it was calling.
+  [[noreturn]] void Fail(size_t w, Channel::Status s);
+  // After the round: the workers' changes applied to the agents if every
+  // task succeeded (and the holders recorded), else the holders forgotten.
+  void EndRound(bool succeeded);
+
+  MultiProcessAgentParallelRunner* runner;
+  TaskQueues queues;
+  // By agent id: the worker whose replica of the agent is as this
+  // process's agent was after that worker's last call of it (-1: none),
+  // and the agent's prng mark and subclass state then: while they stay so,
+  // the agent's tasks go to that worker without its state.
+  std::vector<int> holder;
+  std::vector<AgentMark> mark;
+  std::vector<std::string> extra;
+  size_t extra_bytes = 0;
+  // This round: its agents and results, the workers taking part, each
+  // worker's place among them (SIZE_MAX: none) and whether it is gone (it
+  // answered kError and exited), chunks sent and not answered; by index in
+  // the round, the worker each task went to (-1: none) and the agent's
+  // subclass state when it went, and what the call changed.
+  std::span<Agent* const> agents;
+  std::vector<TaskResult>* results = nullptr;
+  const std::vector<size_t>* remote = nullptr;
+  std::vector<size_t> takers;
+  std::vector<size_t> place;
+  std::vector<char> gone;
+  size_t running = 0;
+  std::vector<int> ran_on;
+  std::vector<std::string> sent_extra;
+  std::vector<std::string> changes;
+  // Buffers.
+  std::vector<int> round_holders;
+  std::vector<size_t> chunk;
+  std::string payload;
+  std::string scratch;
+
+ private:
+  void Send(size_t w);
+  // Records that agent `id`'s call ran on worker w (its replica is as the
+  // agent now), with subclass state *state (taken).
+  void Held(int id, int w, const Agent& agent, std::string* state);
+};
+
 MultiProcessAgentParallelRunner::MultiProcessAgentParallelRunner(
     Json settings, Random prng, Logger* logger, const ClassRegistry& registry)
     : AgentParallelRunner(std::move(settings), std::move(prng), logger,
@@ -973,7 +1083,7 @@ std::vector<std::string> MultiProcessAgentParallelRunner::SimulationKeys() {
   std::vector<std::string> keys = AgentParallelRunner::SimulationKeys();
   for (const char* key : {"startMethod", "workerTimeout", "workerStartTimeout",
                           "workerIdleTimeout", "runRoundsWhileWorkersStart", "workerNice",
-                          "workerCpuAffinity"}) {
+                          "workerCpuAffinity", "workerKeepsAgentStates"}) {
     keys.push_back(key);
   }
   return keys;
@@ -1014,6 +1124,9 @@ void MultiProcessAgentParallelRunner::configure(const Settings& simulation) {
   }
   if (auto r = simulation.find("runRoundsWhileWorkersStart")) {
     rounds_while_workers_start_ = r->as_bool();
+  }
+  if (auto k = simulation.find("workerKeepsAgentStates")) {
+    keep_agent_states_ = k->as_bool();
   }
   if (auto n = simulation.find("workerNice")) {
     const int64_t v = n->as_int();
@@ -1126,6 +1239,8 @@ void MultiProcessAgentParallelRunner::on_run_start() {
   }
   workers_->set_start_hint(worker_start_hint_);
   workers_->BeginRun(init, worker_start_timeout_, [this] { return StopRequested(); });
+  if (dispatch_ == nullptr) dispatch_ = std::make_unique<Dispatch>(this);
+  dispatch_->BeginRun(simulator().agents().size());
 }
 
 void MultiProcessAgentParallelRunner::on_run_end() {
@@ -1135,9 +1250,10 @@ void MultiProcessAgentParallelRunner::on_run_end() {
       const RoundTimes& t = round_times_;
       std::fprintf(stderr,
                    "# ROUNDS %zu with workers' tasks; tasks %zu here, %zu in workers; "
-                   "%.3f s sending, %.3f s running here, %.3f s waiting\n",
-                   t.rounds, t.local_tasks, t.remote_tasks, t.send_seconds,
-                   t.here_seconds, t.wait_seconds);
+                   "%.3f s in those rounds: %.3f s sending, %.3f s reading, %.3f s "
+                   "running here, %.3f s waiting\n",
+                   t.rounds, t.local_tasks, t.remote_tasks, t.round_seconds,
+                   t.send_seconds, t.read_seconds, t.here_seconds, t.wait_seconds);
     }
     // A stopped run's workers go with it (Ctrl-C stops everything).
     if (KeepsWorkers() && !StopRequested() && workers_->healthy()) {
@@ -1148,6 +1264,7 @@ void MultiProcessAgentParallelRunner::on_run_end() {
     }
   }
   workers_.reset();
+  if (dispatch_ != nullptr) dispatch_->EndRun();
   round_times_ = RoundTimes{};
   here_busy_seconds_ = here_wall_seconds_ = 0;
   unmeasured_calls_ = 0;
@@ -1220,6 +1337,8 @@ void MultiProcessAgentParallelRunner::StartWorkersForWaitingCalls() {
   }
 }
 
+// --- Rounds ---
+
 void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
                                                std::vector<TaskResult>* results) {
   // Which tasks run here and which in workers (results do not depend on
@@ -1242,52 +1361,17 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
   }
   // A failed round changes no agent, as in PAMS's process runner: the
   // agents that ran here are put back as they were before the round (their
-  // states saved first), and the states workers sent are applied only once
+  // states saved first), and the changes workers sent are applied only once
   // every task of the round succeeded. A round of built-in agents only
   // (whose calls fail only on an engine error, and take about as long as
   // saving a state) saves none.
   snapshots_.resize(agents.size());
-  states_.resize(agents.size());
   ran_here_.clear();
-  const bool save_states = std::any_of(agents.begin(), agents.end(), [](const Agent* a) {
-    return !a->has_cheap_submit_orders();
-  });
-  auto undo_here = [&] {
-    for (size_t i : ran_here_) agents[i]->deserialize_state(snapshots_[i]);
-    ran_here_.clear();
-  };
-  // In round order, up to the first error, which stops the run as it
-  // would in SequentialRunner (a KeyboardInterrupt in a Python agent too:
-  // the next call must not start). Returns whether every task succeeded.
-  auto run_here = [&](std::vector<size_t>& which) {
-    std::sort(which.begin(), which.end());
-    for (size_t i : which) {
-      TaskResult& r = (*results)[i];
-      if (save_states) {
-        snapshots_[i].clear();
-        agents[i]->serialize_state(&snapshots_[i]);
-        ran_here_.push_back(i);
-      }
-      // Every costly call until the first kWaitSampleSeconds of them are
-      // measured, then one in 16: measuring takes syscalls worth tens of
-      // microseconds, as long as a built-in-like call itself.
-      const bool measured = !agents[i]->has_cheap_submit_orders() &&
-                            (here_wall_seconds_ < kWaitSampleSeconds ||
-                             ++unmeasured_calls_ % 16 == 0);
-      const double busy_before = measured ? BusySeconds() : 0;
-      const double wall_before = measured ? MonotonicSeconds() : 0;
-      RunAgentTask(agents[i], markets(), &r.actions, &r.error, &r.warnings, &r.host_error);
-      if (measured) {
-        here_busy_seconds_ += BusySeconds() - busy_before;
-        here_wall_seconds_ += MonotonicSeconds() - wall_before;
-      }
-      if (!r.error.empty() || StopRequested()) return false;
-    }
-    return true;
-  };
+  save_states_ = std::any_of(agents.begin(), agents.end(),
+                             [](const Agent* a) { return !a->has_cheap_submit_orders(); });
   round_times_.local_tasks += local_.size();
   if (remote_.empty()) {
-    if (!run_here(local_)) undo_here();
+    if (!RunHere(agents, local_, results)) UndoHere(agents);
     return;
   }
   // Workers beyond those CPU-bound calls can use start for calls that
@@ -1299,189 +1383,361 @@ void MultiProcessAgentParallelRunner::RunRound(std::span<Agent* const> agents,
       here_busy_seconds_ < 0.25 * here_wall_seconds_) {
     StartWorkersForWaitingCalls();
   }
-  auto& workers = workers_->workers();
-  if (workers_->ready_count() < workers.size()) {
+  if (workers_->ready_count() < workers_->workers().size()) {
     // Unless this process runs rounds while they start: every worker
     // before the first round, as PAMS's runner starts them.
-    workers_->AwaitReady(tasks_here_ ? 0 : workers.size());
+    workers_->AwaitReady(tasks_here_ ? 0 : workers_->workers().size());
   }
-  if (workers_->ready_count() == 0) {
-    // No worker is ready yet: this process runs the round's tasks in round
-    // order, looking again after each costly one, and hands the rest over
-    // as soon as a worker is ready. A forked worker is ready within
-    // milliseconds and a Python call may take far longer: running whole
-    // rounds here made 5 rounds of three 0.2 s calls take 2.2 s instead
-    // of 1.0 s (PAMS's test_parallel_efficiency).
-    std::vector<size_t> order = local_;
-    order.insert(order.end(), remote_.begin(), remote_.end());
-    std::sort(order.begin(), order.end());
-    size_t k = 0;
-    while (k < order.size() && workers_->ready_count() == 0) {
-      std::vector<size_t> one{order[k]};
-      const bool costly = !agents[order[k]]->has_cheap_submit_orders();
-      ++k;
-      if (!run_here(one)) {
-        undo_here();
-        return;
-      }
-      if (costly) {
-        ++round_times_.local_tasks;
-        workers_->AwaitReady(0);
-      }
-    }
-    local_.clear();
-    remote_.clear();
-    for (; k < order.size(); ++k) {
-      (agents[order[k]]->has_cheap_submit_orders() ? local_ : remote_).push_back(order[k]);
-    }
-    if (remote_.size() <= 1) {
-      round_times_.local_tasks += remote_.size();
-      local_.insert(local_.end(), remote_.begin(), remote_.end());
-      if (!run_here(local_)) undo_here();
-      return;
-    }
-  }
-  // The main process works as one more worker, as the thread runner's
-  // calling thread does, and at most as many take part as there are CPUs:
-  // the main process and up to CPUs - 1 workers. Its share is the larger
-  // one, since its calls skip the hand-over to a worker. On 2 CPUs, two
-  // TensorFlow workers and the main process calling Keras at once were
-  // slower than two of them.
-  const size_t local_before = local_.size();
-  size_t helpers = workers_->ready_count();
-  if (tasks_here_ && remote_.size() > 1) {
-    // Calls that spent at least half their time off the CPUs (measured on
-    // those run here) leave them free: every ready worker takes part.
-    if (here_busy_seconds_ >= 0.5 * here_wall_seconds_) {
-      helpers = std::min(helpers, max_helpers_);
-    }
-    const size_t share = (remote_.size() + helpers) / (helpers + 1);  // rounded up
-    for (size_t k = 0; k < share; ++k) {
-      local_.push_back(remote_.back());
-      remote_.pop_back();
-    }
-  }
-  round_times_.local_tasks += local_.size() - local_before;
-  round_times_.remote_tasks += remote_.size();
-  ++round_times_.rounds;
-  using Clock = std::chrono::steady_clock;
-  auto seconds_since = [](Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-  };
-  std::string payload;
-  std::string state;
-  size_t next = 0;
-  size_t running = 0;
-  const StopCheck stop = [this] { return StopRequested(); };
-  // Ends the run for worker w's failure s (its running task's agent named):
-  // workers are killed at once, since some may be inside long calls.
-  auto fail = [&](size_t w, Channel::Status s) {
-    undo_here();
-    const int64_t step = simulator().time();
-    if (s == Channel::Status::kInterrupted) {
-      workers_->Kill();
-      throw SimulationError("interrupted at step " + std::to_string(step));
-    }
-    const Agent& agent = *agents[workers[w].tasks.front()];
-    std::string message = "worker process " + std::to_string(w) + " running agent " +
-                          agent.name() + " (" + agent.class_name() + ") at step " +
-                          std::to_string(step) +
-                          " failed: " + workers_->Failure(w, s, worker_timeout_);
-    workers_->Kill();
-    // A signal that stopped the worker may be this process's to handle too
-    // (SIGTERM or SIGINT to the process group): that is the reason to give.
-    if (StopRequested(/*now=*/true)) {
-      throw SimulationError("interrupted at step " + std::to_string(step));
-    }
-    throw SimulationError(message);
-  };
-  auto send = [&](size_t w) {
-    Workers::Worker& worker = workers[w];
-    const size_t i = remote_[next++];
-    Agent& agent = *agents[i];
-    payload.clear();
-    StateWriter out(&payload);
-    out.write_string(journal_->since(worker.synced));
-    out.write(agent.agent_id());
-    state.clear();
-    agent.serialize_state(&state);
-    out.write_string(state);
-    worker.synced = journal_->end();
-    worker.tasks.push_back(i);
-    ++running;
-    // The worker may be busy with its previous task and its socket full:
-    // Send waits (reading what the worker sends meanwhile), as long as the
-    // answer may take. A worker that is gone is reported when its answer
-    // is awaited (it may have said why before it went).
-    const Channel::Status s =
-        worker.channel.Send(MessageType::kTask, payload, worker_timeout_, stop);
-    if (s == Channel::Status::kInterrupted || s == Channel::Status::kTimeout) {
-      fail(w, s);
-    }
-  };
-  // Each worker gets up to kQueuedTasks tasks at once, so that it starts
-  // the next one as soon as it has sent a result, without waiting for this
-  // process to read it and answer (with two busy workers on two cores, the
-  // gap between a worker's tasks went from 0.65 to 0.26 ms). Tasks of a
-  // round are independent: they all see the simulation as the round began.
-  Clock::time_point start = Clock::now();
-  // While this process runs its own share it reads no result and sends no
-  // task: the workers get their whole shares now (with two tasks queued, a
-  // worker sat idle until this process's share was done).
-  const size_t depth_now = local_.empty() ? kQueuedTasks : remote_.size();
-  for (size_t depth = 0; depth < depth_now; ++depth) {
-    size_t used = 0;
-    for (size_t w = 0; w < workers.size() && next < remote_.size() && used < helpers; ++w) {
-      if (!workers[w].ready) continue;
-      send(w);
-      ++used;
-    }
-  }
-  round_times_.send_seconds += seconds_since(start);
-  // This process's share runs while the workers run theirs.
-  start = Clock::now();
-  bool succeeded = run_here(local_);
-  round_times_.here_seconds += seconds_since(start);
-  start = Clock::now();
-  while (running > 0) {
-    MessageType type = MessageType::kResult;
-    Channel::Status status;
-    const size_t w = workers_->WaitAny(worker_timeout_, &type, &payload, &status);
-    std::deque<size_t>& tasks = workers[w].tasks;
-    const size_t i = tasks.front();
-    if (status != Channel::Status::kOk) fail(w, status);
-    tasks.pop_front();
-    --running;
-    TaskResult& result = (*results)[i];
-    if (type == MessageType::kError) {
-      // The worker could not run the task at all (e.g. its replica failed)
-      // and has exited: its queued tasks fail alike (after this one, which
-      // is reported first).
-      DecodeWorkerError(payload, &result.error, &result.host_error);
-      for (size_t j : tasks) (*results)[j].error = result.error;
-      running -= tasks.size();
-      tasks.clear();
-      continue;
-    }
-    StateReader in(payload);
-    ReadTaskOutcome(in, &result.error, &result.host_error, &result.warnings);
-    if (result.error.empty()) {
-      ReadActions(in, &result.actions);
-      states_[i] = in.read_string();
-    }
-    if (next < remote_.size()) send(w);
-  }
-  round_times_.wait_seconds += seconds_since(start);
-  for (size_t i : remote_) succeeded = succeeded && (*results)[i].error.empty();
-  if (succeeded && !StopRequested()) {
-    for (size_t i : remote_) agents[i]->deserialize_state(states_[i]);
-  } else {
-    undo_here();
-  }
+  if (workers_->ready_count() == 0 && RunUntilAWorkerIsReady(agents, results)) return;
+  RunWithWorkers(agents, results);
   if (!JournalMayShrink()) return;
   uint64_t oldest = journal_->end();
-  for (const auto& worker : workers) oldest = std::min(oldest, worker.synced);
+  for (const auto& worker : workers_->workers()) oldest = std::min(oldest, worker.synced);
   journal_->discard_before(oldest);
+}
+
+bool MultiProcessAgentParallelRunner::RunHere(std::span<Agent* const> agents,
+                                              std::vector<size_t>& which,
+                                              std::vector<TaskResult>* results) {
+  // In round order, up to the first error, which stops the run as it
+  // would in SequentialRunner (a KeyboardInterrupt in a Python agent too:
+  // the next call must not start).
+  std::sort(which.begin(), which.end());
+  for (size_t i : which) {
+    TaskResult& r = (*results)[i];
+    if (save_states_) {
+      snapshots_[i].clear();
+      agents[i]->serialize_state(&snapshots_[i]);
+      ran_here_.push_back(i);
+    }
+    // Every costly call until the first kWaitSampleSeconds of them are
+    // measured, then one in 16: measuring takes syscalls worth tens of
+    // microseconds, as long as a built-in-like call itself.
+    const bool measured = !agents[i]->has_cheap_submit_orders() &&
+                          (here_wall_seconds_ < kWaitSampleSeconds ||
+                           ++unmeasured_calls_ % 16 == 0);
+    const double busy_before = measured ? BusySeconds() : 0;
+    const double wall_before = measured ? MonotonicSeconds() : 0;
+    RunAgentTask(agents[i], markets(), &r.actions, &r.error, &r.warnings, &r.host_error);
+    if (measured) {
+      here_busy_seconds_ += BusySeconds() - busy_before;
+      here_wall_seconds_ += MonotonicSeconds() - wall_before;
+    }
+    if (!r.error.empty() || StopRequested()) return false;
+  }
+  return true;
+}
+
+void MultiProcessAgentParallelRunner::UndoHere(std::span<Agent* const> agents) {
+  for (size_t i : ran_here_) agents[i]->deserialize_state(snapshots_[i]);
+  ran_here_.clear();
+}
+
+bool MultiProcessAgentParallelRunner::RunUntilAWorkerIsReady(std::span<Agent* const> agents,
+                                                             std::vector<TaskResult>* results) {
+  // This process runs the round's tasks in round order, looking again
+  // after each costly one, and hands the rest over as soon as a worker is
+  // ready. A forked worker is ready within milliseconds and a Python call
+  // may take far longer: running whole rounds here made 5 rounds of three
+  // 0.2 s calls take 2.2 s instead of 1.0 s (PAMS's
+  // test_parallel_efficiency).
+  std::vector<size_t> order = local_;
+  order.insert(order.end(), remote_.begin(), remote_.end());
+  std::sort(order.begin(), order.end());
+  size_t k = 0;
+  while (k < order.size() && workers_->ready_count() == 0) {
+    std::vector<size_t> one{order[k]};
+    const bool costly = !agents[order[k]]->has_cheap_submit_orders();
+    ++k;
+    if (!RunHere(agents, one, results)) {
+      UndoHere(agents);
+      return true;
+    }
+    if (costly) {
+      ++round_times_.local_tasks;
+      workers_->AwaitReady(0);
+    }
+  }
+  local_.clear();
+  remote_.clear();
+  for (; k < order.size(); ++k) {
+    (agents[order[k]]->has_cheap_submit_orders() ? local_ : remote_).push_back(order[k]);
+  }
+  if (remote_.size() > 1) return false;
+  round_times_.local_tasks += remote_.size();
+  local_.insert(local_.end(), remote_.begin(), remote_.end());
+  if (!RunHere(agents, local_, results)) UndoHere(agents);
+  return true;
+}
+
+void MultiProcessAgentParallelRunner::RunWithWorkers(std::span<Agent* const> agents,
+                                                     std::vector<TaskResult>* results) {
+  // The main process works as one more worker, as the thread runner's
+  // calling thread does, and at most as many take part as there are CPUs:
+  // the main process and up to CPUs - 1 workers. On 2 CPUs, two
+  // TensorFlow workers and the main process calling Keras at once were
+  // slower than two of them. Calls that spent at least half their time off
+  // the CPUs (measured on those run here) leave them free: every ready
+  // worker takes part.
+  size_t helpers = workers_->ready_count();
+  if (tasks_here_ && here_busy_seconds_ >= 0.5 * here_wall_seconds_) {
+    helpers = std::min(helpers, max_helpers_);
+  }
+  Dispatch& d = *dispatch_;
+  const double round_start = MonotonicSeconds();
+  d.BeginRound(agents, remote_, helpers, results);
+  // This process's own tasks (the built-in agents'), while the workers run
+  // theirs; then, if it may, chunks of the rest, reading what the workers
+  // sent between them.
+  double start = MonotonicSeconds();
+  bool succeeded = RunHere(agents, local_, results);
+  round_times_.here_seconds += MonotonicSeconds() - start;
+  MessageType type = MessageType::kResults;
+  Channel::Status status = Channel::Status::kOk;
+  for (;;) {
+    size_t w;
+    while (d.running > 0 &&
+           (w = workers_->PollAny(&type, &d.payload, &status)) != SIZE_MAX) {
+      if (status != Channel::Status::kOk) d.Fail(w, status);
+      d.Receive(w, type, d.payload);
+      d.TopUp(w);
+    }
+    if (tasks_here_ && succeeded && d.queues.left() > 0 && !StopRequested()) {
+      start = MonotonicSeconds();
+      d.queues.TakeHere(&d.chunk);
+      round_times_.local_tasks += d.chunk.size();
+      round_times_.remote_tasks -= d.chunk.size();
+      succeeded = RunHere(agents, d.chunk, results);
+      round_times_.here_seconds += MonotonicSeconds() - start;
+      continue;
+    }
+    if (d.running == 0) break;
+    start = MonotonicSeconds();
+    w = workers_->WaitAny(worker_timeout_, &type, &d.payload, &status);
+    round_times_.wait_seconds += MonotonicSeconds() - start;
+    if (status != Channel::Status::kOk) d.Fail(w, status);
+    d.Receive(w, type, d.payload);
+    d.TopUp(w);
+  }
+  for (size_t i : remote_) succeeded = succeeded && (*results)[i].error.empty();
+  succeeded = succeeded && !StopRequested();
+  if (!succeeded) UndoHere(agents);
+  d.EndRound(succeeded);
+  round_times_.round_seconds += MonotonicSeconds() - round_start;
+}
+
+// --- Dispatch ---
+
+void MultiProcessAgentParallelRunner::Dispatch::BeginRun(size_t agents) {
+  holder.assign(agents, -1);
+  mark.assign(agents, AgentMark{});
+  extra.assign(agents, std::string());
+  extra_bytes = 0;
+  queues.ResetCost();
+}
+
+void MultiProcessAgentParallelRunner::Dispatch::EndRun() {
+  holder.clear();
+  mark.clear();
+  extra.clear();
+  extra.shrink_to_fit();
+  extra_bytes = 0;
+}
+
+void MultiProcessAgentParallelRunner::Dispatch::BeginRound(std::span<Agent* const> round,
+                                                           const std::vector<size_t>& tasks,
+                                                           size_t helpers,
+                                                           std::vector<TaskResult>* out) {
+  agents = round;
+  results = out;
+  remote = &tasks;
+  auto& workers = runner->workers_->workers();
+  takers.clear();
+  place.assign(workers.size(), SIZE_MAX);
+  for (size_t w = 0; w < workers.size() && takers.size() < helpers; ++w) {
+    if (!workers[w].ready) continue;
+    place[w] = takers.size();
+    takers.push_back(w);
+  }
+  round_holders.clear();
+  for (size_t i : tasks) {
+    const int h = holder[agents[i]->agent_id()];
+    round_holders.push_back(h >= 0 && place[h] != SIZE_MAX ? static_cast<int>(place[h]) : -1);
+  }
+  queues.Begin(tasks, round_holders, takers.size(), runner->tasks_here_);
+  gone.assign(workers.size(), 0);
+  running = 0;
+  ran_on.assign(agents.size(), -1);
+  sent_extra.resize(agents.size());
+  changes.resize(agents.size());
+  runner->round_times_.remote_tasks += tasks.size();
+  ++runner->round_times_.rounds;
+  // A chunk to each, then a second to each: with fewer tasks than twice
+  // the workers, every worker still gets some.
+  for (size_t depth = 1; depth <= kQueuedChunks; ++depth) {
+    for (size_t w : takers) TopUp(w, depth);
+  }
+}
+
+void MultiProcessAgentParallelRunner::Dispatch::TopUp(size_t w, size_t depth) {
+  // Two chunks ahead, a worker starts the next as soon as it has sent a
+  // chunk's results, without waiting for this process to read them.
+  auto& workers = runner->workers_->workers();
+  while (!gone[w] && workers[w].chunks.size() < depth && queues.left() > 0 &&
+         !runner->StopRequested()) {
+    Send(w);
+  }
+}
+
+void MultiProcessAgentParallelRunner::Dispatch::Send(size_t w) {
+  const double sent_at = MonotonicSeconds();
+  Workers::Worker& worker = runner->workers_->workers()[w];
+  queues.TakeForWorker(place[w], &chunk);
+  payload.clear();
+  StateWriter out(&payload);
+  out.write_string(runner->journal_->since(worker.synced));
+  out.write(static_cast<uint32_t>(chunk.size()));
+  const bool may_keep = runner->keep_agent_states_;
+  for (size_t i : chunk) {
+    // No state when w's replica has the agent as it is, else whole.
+    const Agent& agent = *agents[i];
+    const int id = agent.agent_id();
+    TaskHeader task;
+    task.agent_id = id;
+    task.state = TaskHeader::kWholeState;
+    std::string& state = sent_extra[i];
+    state.clear();
+    if (may_keep && agent.replicas_may_keep_state()) {
+      StateWriter e(&state);
+      agent.save_state(e);
+      if (holder[id] == static_cast<int>(w) && MarkOf(agent) == mark[id] && state == extra[id]) {
+        task.state = TaskHeader::kCurrentState;
+      }
+    }
+    out.write(task);
+    if (task.state == TaskHeader::kWholeState) {
+      scratch.clear();
+      agent.serialize_state(&scratch);
+      out.write_string(scratch);
+    }
+    ran_on[i] = static_cast<int>(w);
+    worker.tasks.push_back(i);
+  }
+  worker.chunks.push_back(chunk.size());
+  worker.synced = runner->journal_->end();
+  ++running;
+  // The worker may be busy with its previous chunk and its socket full:
+  // Send waits (reading what the worker sends meanwhile), as long as the
+  // answer may take. A worker that is gone is reported when its answer
+  // is awaited (it may have said why before it went).
+  const Channel::Status s = worker.channel.Send(MessageType::kTasks, payload,
+                                                runner->worker_timeout_,
+                                                [this] { return runner->StopRequested(); });
+  if (s == Channel::Status::kInterrupted || s == Channel::Status::kTimeout) Fail(w, s);
+  runner->round_times_.send_seconds += MonotonicSeconds() - sent_at;
+}
+
+void MultiProcessAgentParallelRunner::Dispatch::Receive(size_t w, MessageType type,
+                                                        const std::string& message) {
+  const double read_at = MonotonicSeconds();
+  Workers::Worker& worker = runner->workers_->workers()[w];
+  const size_t n = worker.chunks.front();
+  worker.chunks.pop_front();
+  --running;
+  if (type == MessageType::kError) {
+    // The worker could not run the chunk at all (e.g. its replica failed)
+    // and has exited: its other chunks fail alike.
+    TaskResult& result = (*results)[worker.tasks.front()];
+    DecodeWorkerError(message, &result.error, &result.host_error);
+    for (size_t j : worker.tasks) (*results)[j].error = result.error;
+    gone[w] = 1;
+    running -= worker.chunks.size();
+    worker.tasks.clear();
+    worker.chunks.clear();
+    return;
+  }
+  StateReader in(message);
+  const auto header = in.read<ChunkResultsHeader>();
+  if (header.done > n) {
+    throw SimulationError("worker process " + std::to_string(w) +
+                          " answered for more tasks than it got");
+  }
+  queues.Measured(header.done, header.seconds);
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = worker.tasks.front();
+    worker.tasks.pop_front();
+    if (k >= header.done) {  // after a failed task: not run
+      ran_on[i] = -1;
+      continue;
+    }
+    TaskResult& result = (*results)[i];
+    ReadTaskOutcome(in, &result.error, &result.host_error, &result.warnings);
+    if (!result.error.empty()) continue;
+    ReadActions(in, &result.actions);
+    changes[i].assign(ReadCallChange(in));
+  }
+  runner->round_times_.read_seconds += MonotonicSeconds() - read_at;
+}
+
+void MultiProcessAgentParallelRunner::Dispatch::Fail(size_t w, Channel::Status s) {
+  // Workers are killed at once, since some may be inside long calls.
+  runner->UndoHere(agents);
+  const int64_t step = runner->simulator().time();
+  Workers& workers = *runner->workers_;
+  if (s == Channel::Status::kInterrupted) {
+    workers.Kill();
+    throw SimulationError("interrupted at step " + std::to_string(step));
+  }
+  const std::deque<size_t>& tasks = workers.workers()[w].tasks;
+  const Agent* agent = agents[tasks.front()];
+  if (const std::optional<int> id = workers.RunningAgent(w)) {
+    for (size_t i : tasks) {
+      if (agents[i]->agent_id() == *id) agent = agents[i];
+    }
+  }
+  std::string message = "worker process " + std::to_string(w) + " running agent " +
+                        agent->name() + " (" + agent->class_name() + ") at step " +
+                        std::to_string(step) +
+                        " failed: " + workers.Failure(w, s, runner->worker_timeout_);
+  workers.Kill();
+  // A signal that stopped the worker may be this process's to handle too
+  // (SIGTERM or SIGINT to the process group): that is the reason to give.
+  if (runner->StopRequested(/*now=*/true)) {
+    throw SimulationError("interrupted at step " + std::to_string(step));
+  }
+  throw SimulationError(message);
+}
+
+void MultiProcessAgentParallelRunner::Dispatch::EndRound(bool succeeded) {
+  if (!succeeded) {
+    // The workers' replicas may have moved on from these agents.
+    for (size_t i : *remote) holder[agents[i]->agent_id()] = -1;
+    return;
+  }
+  const bool may_keep = runner->keep_agent_states_;
+  for (size_t i : *remote) {
+    if (ran_on[i] < 0) continue;
+    bool extra_changed = false;
+    ApplyCallChange(changes[i], agents[i], &extra_changed, &scratch);
+    if (may_keep && agents[i]->replicas_may_keep_state()) {
+      Held(agents[i]->agent_id(), ran_on[i], *agents[i],
+           extra_changed ? &scratch : &sent_extra[i]);
+    }
+  }
+}
+
+void MultiProcessAgentParallelRunner::Dispatch::Held(int id, int w, const Agent& agent,
+                                                     std::string* state) {
+  extra_bytes -= extra[id].size();
+  if (extra_bytes + state->size() > kKeptStateBytes) {
+    holder[id] = -1;
+    extra[id].clear();
+    return;
+  }
+  holder[id] = w;
+  mark[id] = MarkOf(agent);
+  extra[id].swap(*state);
+  extra_bytes += extra[id].size();
 }
 
 }  // namespace pams

@@ -198,6 +198,31 @@ TEST(ProcessRunnerTest, KeptWorkersServeLaterRunsOfTheSameSetUp) {
   EXPECT_EQ(KeptWorkerSets(), 0u);
 }
 
+TEST(ProcessRunnerTest, AgentsKeptInWorkersOrSentWholeGiveTheSequentialResults) {
+  // PidAgent's state grows at every call, so each answer carries it; its
+  // prng moves through refills in a run this long.
+  ClassRegistry registry = ClassRegistry::WithBuiltins();
+  registry.add_agent<PidAgent>("PidAgent");
+  const auto sequential = KeptRun<SequentialRunner>(registry, 5, false).second;
+  for (const char* keep : {R"({"workerKeepsAgentStates": true, "workerIdleTimeout": 0})",
+                           R"({"workerKeepsAgentStates": false, "workerIdleTimeout": 0})"}) {
+    const auto [pids, outcome] =
+        KeptRun<MultiProcessAgentParallelRunner>(registry, 5, false, keep);
+    EXPECT_EQ(outcome, sequential) << keep;
+    EXPECT_EQ(pids.size(), 2u) << keep;
+  }
+  Json config = Json::parse(kKeptConfig);
+  config["simulation"]["workerKeepsAgentStates"] = "yes";
+  try {
+    MultiProcessAgentParallelRunner runner(config, Random(1), nullptr, registry);
+    runner.setup();
+    ADD_FAILURE() << "a string for a bool was taken";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("workerKeepsAgentStates"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ProcessRunnerTest, ARunOfBuiltInAgentsStartsNoWorker) {
   // Their calls are engine code and run in the main process: a worker
   // would only cost its start.

@@ -17,11 +17,13 @@
 #include <optional>
 #include <string>
 
+#include "runners/call_change.h"
 #include "runners/agent_task.h"
 #include "runners/channel.h"
 #include "runners/cpu_affinity.h"
 #include "runners/host_error.h"
 #include "runners/runner_access.h"
+#include "runners/worker_progress.h"
 #include "pams/config/json.h"
 #include "pams/errors.h"
 #include "simulator/simulation_journal.h"
@@ -138,6 +140,22 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
   return init;
 }
 
+std::string WorkerReady::Encode() const {
+  std::string out;
+  StateWriter w(&out);
+  w.write(run_id);
+  w.write_string(progress_page);
+  return out;
+}
+
+WorkerReady WorkerReady::Decode(const std::string& bytes) {
+  StateReader r(bytes);
+  WorkerReady ready;
+  ready.run_id = r.read<uint64_t>();
+  ready.progress_page = r.read_string();
+  return ready;
+}
+
 [[noreturn]] void RunWorker(int fd, const ClassRegistry* inherited) {
   // The replica: the same runner class, config and seed, no logger.
   std::unique_ptr<ClassRegistry> own_registry;
@@ -176,25 +194,87 @@ WorkerInit WorkerInit::Decode(const std::string& bytes) {
 
 namespace {
 
+// Runs chunks of tasks on a replica (see worker_protocol.h).
+class ChunkRunner {
+ public:
+  ChunkRunner(Simulator* simulator, WorkerProgress* progress)
+      : simulator_(simulator), markets_(simulator->markets()), progress_(progress) {}
+  ChunkRunner(const ChunkRunner&) = delete;
+  ChunkRunner& operator=(const ChunkRunner&) = delete;
+
+  // Runs the chunk that r holds (after the journal) and writes its results
+  // (kResults) to *reply. Returns the number of tasks run. Throws when the
+  // replica cannot follow.
+  size_t Run(StateReader& r, std::string* reply) {
+    const double start = MonotonicSeconds();
+    const uint32_t n = r.read<uint32_t>();
+    reply->clear();
+    StateWriter w(reply);
+    ChunkResultsHeader header;
+    w.write(header);  // filled in below
+    while (header.done < n) {
+      Agent& agent = LoadAgent(r);
+      if (progress_ != nullptr) progress_->set(agent.agent_id());
+      BeginCall(agent, &call_start_);
+      result_.Clear();
+      RunAgentTask(&agent, markets_, &result_.actions, &result_.error, &result_.warnings,
+                   &result_.host_error);
+      ++header.done;
+      WriteTaskOutcome(result_.error, result_.host_error, result_.warnings, w);
+      // The main process reports the round's first error, in round order,
+      // and a chunk is in round order: what follows an error here would
+      // not be used.
+      if (!result_.error.empty()) break;
+      WriteActions(result_.actions, w);
+      WriteCallChange(agent, call_start_, &change_, w);
+    }
+    if (progress_ != nullptr) progress_->set(-1);
+    header.seconds = MonotonicSeconds() - start;
+    std::memcpy(reply->data(), &header, sizeof header);
+    return header.done;
+  }
+
+ private:
+  // The task's agent, its state loaded unless the replica has it as it is.
+  Agent& LoadAgent(StateReader& r) {
+    const TaskHeader task = r.read<TaskHeader>();
+    if (task.agent_id < 0 || static_cast<size_t>(task.agent_id) >= simulator_->agents().size()) {
+      throw SimulationError("task for agent " + std::to_string(task.agent_id) +
+                            ", which the replica lacks");
+    }
+    Agent& agent = simulator_->agent(task.agent_id);
+    if (task.state == TaskHeader::kWholeState) {
+      agent.deserialize_state(r.read_string_view());
+    } else if (task.state != TaskHeader::kCurrentState) {
+      throw SimulationError("unknown task state");
+    }
+    return agent;
+  }
+
+  Simulator* simulator_;
+  const Markets markets_;
+  WorkerProgress* progress_;
+  AgentTaskResult result_;
+  CallStart call_start_;
+  std::string change_;
+};
+
 // Serves the tasks of one run on `runner`'s replica until the main process
 // ends the run (kEndRun: returns); exits the process when the main process
-// says so or goes away, or when the replica cannot follow it.
-void ServeRun(Channel& channel, Runner* runner) {
+// says so or goes away, or when the replica cannot follow it. `progress`
+// (may be null) shows the main process which agent is being called.
+void ServeRun(Channel& channel, Runner* runner, WorkerProgress* progress) {
   Simulator& simulator = runner->simulator();
-  const Markets markets = simulator.markets();
-  std::vector<Action> actions;
-  std::string error;
-  std::string host_error;
-  std::vector<std::string> warnings;
+  ChunkRunner chunk_runner(&simulator, progress);
   std::string reply;
-  std::string state;
   MessageType type;
   std::string payload;
   // With PAMS_WORKER_STATS set, where this run's time went, printed when
   // the run ends (for tuning: what a task costs beyond the agent's call).
   const bool stats = std::getenv("PAMS_WORKER_STATS") != nullptr;
   size_t tasks = 0;
-  double waiting = 0, replaying = 0, loading = 0, calling = 0, saving = 0;
+  size_t chunks = 0;
+  double waiting = 0, replaying = 0, working = 0, sending = 0;
   double mark = MonotonicSeconds();
   auto lap = [&](double* into) {
     if (!stats) return;
@@ -203,52 +283,32 @@ void ServeRun(Channel& channel, Runner* runner) {
     mark = now;
   };
   for (;;) {
-    lap(&saving);  // the previous task's reply, sent
+    lap(&sending);  // the previous chunk's results, sent
     if (channel.Receive(&type, &payload) != Channel::Status::kOk) _exit(0);
+    // The main process has opened the page by now (it read kReady first).
+    if (progress != nullptr) progress->Unlink();
     lap(&waiting);
-    if (type == MessageType::kShutdown) _exit(0);
-    if (type == MessageType::kEndRun) {
+    if (type == MessageType::kShutdown || type == MessageType::kEndRun) {
       if (stats) {
         std::fprintf(stderr,
-                     "# WORKER pid %d run: %zu tasks; %.3f s waiting, %.3f s replaying, "
-                     "%.3f s loading states, %.3f s in agents' calls, %.3f s saving and "
-                     "sending\n",
-                     static_cast<int>(getpid()), tasks, waiting, replaying, loading, calling,
-                     saving);
+                     "# WORKER pid %d run: %zu tasks in %zu chunks; %.3f s waiting, %.3f s "
+                     "replaying, %.3f s running tasks (states and calls), %.3f s sending\n",
+                     static_cast<int>(getpid()), tasks, chunks, waiting, replaying, working,
+                     sending);
       }
+      if (type == MessageType::kShutdown) _exit(0);
       return;
     }
     try {
       StateReader r(payload);
-      SimulationJournal::Replay(r.read_string(), &simulator);
+      SimulationJournal::Replay(r.read_string_view(), &simulator);
       lap(&replaying);
       if (type == MessageType::kSync) continue;
-      if (type != MessageType::kTask) throw SimulationError("unexpected message");
-      const int agent_id = r.read<int>();
-      if (agent_id < 0 || static_cast<size_t>(agent_id) >= simulator.agents().size()) {
-        throw SimulationError("task for agent " + std::to_string(agent_id) +
-                              ", which the replica lacks");
-      }
-      Agent& agent = simulator.agent(agent_id);
-      agent.deserialize_state(r.read_string());
-      lap(&loading);
-      actions.clear();
-      error.clear();
-      host_error.clear();
-      warnings.clear();
-      RunAgentTask(&agent, markets, &actions, &error, &warnings, &host_error);
-      lap(&calling);
-      ++tasks;
-      reply.clear();
-      StateWriter w(&reply);
-      WriteTaskOutcome(error, host_error, warnings, w);
-      if (error.empty()) {
-        WriteActions(actions, w);
-        state.clear();
-        agent.serialize_state(&state);
-        w.write_string(state);
-      }
-      if (channel.Send(MessageType::kResult, reply) != Channel::Status::kOk) _exit(0);
+      if (type != MessageType::kTasks) throw SimulationError("unexpected message");
+      tasks += chunk_runner.Run(r, &reply);
+      ++chunks;
+      lap(&working);
+      if (channel.Send(MessageType::kResults, reply) != Channel::Status::kOk) _exit(0);
     } catch (const std::exception& e) {
       // The replica could not follow the main process (a journal it could not
       // apply, a state it could not load): nothing sensible can follow.
@@ -267,6 +327,7 @@ void ServeRun(Channel& channel, Runner* runner) {
   Channel channel(fd);
   MessageType type;
   std::string payload;
+  std::unique_ptr<WorkerProgress> progress;
   for (bool first = true;; first = false) {
     // Between runs a kept worker waits here, for as long as the main
     // process keeps it.
@@ -306,10 +367,12 @@ void ServeRun(Channel& channel, Runner* runner) {
       channel.Send(MessageType::kError, EncodeWorkerError(e.what(), {}));
       _exit(1);
     }
-    std::string ready;
-    StateWriter(&ready).write(run_id);
-    if (channel.Send(MessageType::kReady, ready) != Channel::Status::kOk) _exit(0);
-    ServeRun(channel, runner);
+    if (first) progress = WorkerProgress::Create();
+    WorkerReady ready;
+    ready.run_id = run_id;
+    if (progress != nullptr) ready.progress_page = progress->name();
+    if (channel.Send(MessageType::kReady, ready.Encode()) != Channel::Status::kOk) _exit(0);
+    ServeRun(channel, runner, progress.get());
   }
 }
 

@@ -4,6 +4,7 @@
 #ifndef PAMS_SRC_RUNNERS_WORKER_PROTOCOL_H_
 #define PAMS_SRC_RUNNERS_WORKER_PROTOCOL_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -47,10 +48,48 @@ struct WorkerInit {
   static WorkerInit Decode(const std::string& bytes);
 };
 
-// A task's reply (kResult) starts with how the task went: the error (empty
+// The answer to kInit (kReady).
+struct WorkerReady {
+  // The run whose kInit it answers (WorkerInit::run_id).
+  uint64_t run_id = 0;
+  // The worker's WorkerProgress page, the first time (empty: none).
+  std::string progress_page;
+
+  std::string Encode() const;
+  static WorkerReady Decode(const std::string& bytes);
+};
+
+// A chunk of a round's tasks (kTasks) is the journal's bytes the worker
+// lacks (a string), the number of tasks (u32), then per task, in round
+// order, a TaskHeader and, if its state is kWholeState, the agent's state
+// (Agent::serialize_state, as a string).
+struct TaskHeader {
+  enum State : uint8_t {
+    // The replica's agent is as the main process's: this worker ran its
+    // last call, and nothing but the journal's changes happened since.
+    kCurrentState = 0,
+    kWholeState = 1,
+  };
+  int32_t agent_id = -1;
+  State state = kWholeState;
+  uint8_t unused[3] = {};  // no indeterminate padding on the wire
+};
+
+// The results of a chunk (kResults): this header, then per task run, in
+// the chunk's order, its outcome (WriteTaskOutcome) and on success the
+// actions (WriteActions) and what the call changed of the agent
+// (call_change.h). A worker stops at a chunk's first failed task:
+// `done` counts the tasks run, that one included.
+struct ChunkResultsHeader {
+  uint32_t done = 0;
+  uint32_t unused = 0;  // no indeterminate padding on the wire
+  // The worker's time for the chunk, states included (sizes later chunks).
+  double seconds = 0;
+};
+
+// A task's result starts with how the task went: the error (empty
 // on success), the host's description of it (HostError's payload; empty if
-// none) and the agent's warnings; on success the actions and the agent's
-// state follow (WriteActions, Agent::serialize_state).
+// none) and the agent's warnings.
 inline void WriteTaskOutcome(const std::string& error, const std::string& host_error,
                              const std::vector<std::string>& warnings,
                              StateWriter& w) {

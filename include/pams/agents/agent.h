@@ -93,6 +93,15 @@ class PAMS_EXPORT Agent {
   // a call runs). Default false; PAMS's built-in agents say true.
   virtual bool has_cheap_submit_orders() const { return false; }
 
+  // Whether a worker process's replica of this agent that ran its last
+  // call may run the next as it is (its cash and volumes kept up to date
+  // by the runner) instead of loading the agent's whole state, and may
+  // send back save_state()'s bytes only when they changed. True when
+  // save_state() covers all that a call changes beyond the prng, as the
+  // contract below asks. The Python package's agents say false: PAMS
+  // resets their unlisted attributes at each call.
+  virtual bool replicas_may_keep_state() const { return true; }
+
   // Batched model calls (model_call.h). An agent that says true here has
   // its orders made by the two phases below under every runner while
   // simulation.batchModelCalls is true (its submit_orders otherwise):

@@ -207,6 +207,22 @@ class PAMS_EXPORT Random {
   State getstate() const;
   void setstate(const State& state);
 
+  // How the generator moved, without its 624 words (the multi-process
+  // runner sends an agent's prng change so): twists() counts the refills
+  // of the words so far, resets() the seedings and setstate()s. Between
+  // two points with the same resets(), the words moved by exactly the
+  // difference of twists().
+  uint64_t twists() const { return twists_; }
+  uint64_t resets() const { return resets_; }
+  uint32_t position() const { return index_; }
+  bool has_gauss_next() const { return has_gauss_next_; }
+  double gauss_next() const { return gauss_next_; }
+  // Refills the words `twists` times, then sets the read position and the
+  // gauss cache: the state that a copy of this generator reached after
+  // those refills, and reported so. REQUIRES: position <= kStateWords
+  // (otherwise std::invalid_argument).
+  void advance(uint64_t twists, uint32_t position, bool has_gauss_next, double gauss_next);
+
   static int BitLength(uint64_t n) {
     return n == 0 ? 0 : 64 - __builtin_clzll(n);
   }
@@ -230,6 +246,8 @@ class PAMS_EXPORT Random {
   uint32_t index_ = kStateWords;
   bool has_gauss_next_ = false;
   double gauss_next_ = 0.0;
+  uint64_t twists_ = 0;
+  uint64_t resets_ = 0;
 };
 
 }  // namespace pams

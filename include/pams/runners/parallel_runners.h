@@ -268,6 +268,15 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   // Whether the journal may drop what every worker has applied (see
   // process_runner.cc). REQUIRES: workers_ and journal_ exist.
   bool JournalMayShrink() const;
+  // RunRound's parts (process_runner.cc): running tasks here, and undoing
+  // them; the round while no worker is ready (true: it is done); the round
+  // with the workers.
+  bool RunHere(std::span<Agent* const> agents, std::vector<size_t>& which,
+               std::vector<TaskResult>* results);
+  void UndoHere(std::span<Agent* const> agents);
+  bool RunUntilAWorkerIsReady(std::span<Agent* const> agents,
+                              std::vector<TaskResult>* results);
+  void RunWithWorkers(std::span<Agent* const> agents, std::vector<TaskResult>* results);
   std::string start_method_;
   std::string default_start_method_set_;  // empty: default_start_method()
   std::optional<bool> default_worker_cpu_affinity_set_;
@@ -283,6 +292,10 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   double worker_start_timeout_ = 120;
   double worker_idle_timeout_ = 300;
   bool rounds_while_workers_start_ = false;
+  // Whether a worker that ran an agent's last call runs its next without
+  // its state when nothing but the engine changed it since
+  // (workerKeepsAgentStates).
+  bool keep_agent_states_ = true;
   int worker_nice_ = 4;
   // Whether this run's main process runs tasks (on_run_start).
   bool tasks_here_ = false;
@@ -306,11 +319,15 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
   // their memory).
   std::vector<size_t> local_;
   std::vector<size_t> remote_;
-  // By index in the round: the states of agents before they ran here, and
-  // those workers sent back (kept to reuse their memory).
+  // By index in the round: the states of agents before they ran here
+  // (kept to reuse their memory), when this round saves them.
   std::vector<std::string> snapshots_;
-  std::vector<std::string> states_;
+  bool save_states_ = false;
   std::vector<size_t> ran_here_;  // the tasks this process ran, in order
+  // How a round's tasks are handed out to the workers, and which worker's
+  // replica has which agent as it is (process_runner.cc).
+  struct Dispatch;
+  std::unique_ptr<Dispatch> dispatch_;
   // Where this run's rounds spent their time, printed with
   // PAMS_WORKER_STATS (for tuning; counted in every run).
   struct RoundTimes {
@@ -320,6 +337,8 @@ class PAMS_EXPORT MultiProcessAgentParallelRunner : public AgentParallelRunner {
     double here_seconds = 0;   // running tasks here, in rounds with workers' tasks
     double wait_seconds = 0;   // waiting for workers' results after that
     double send_seconds = 0;   // packing and sending workers' tasks
+    double read_seconds = 0;   // reading their results
+    double round_seconds = 0;  // the rounds with workers' tasks, whole
   };
   RoundTimes round_times_;
 };

@@ -72,6 +72,11 @@ class PAMS_EXPORT StateReader {
     if (n > 0) std::memcpy(v.data(), Take(n * sizeof(T)), n * sizeof(T));
     return v;
   }
+  // What write_string wrote, in place (valid while the input is).
+  std::string_view read_string_view() {
+    const uint64_t n = read<uint64_t>();
+    return std::string_view(Take(n), n);
+  }
   bool at_end() const { return in_.empty(); }
 
  private:

@@ -455,6 +455,10 @@ class MultiProcessAgentParallelRunner(MultiThreadAgentParallelRunner):
       main process run Python agents' calls itself until a worker is ready
       (see Note); false keeps every such call in a worker.
     * ``workerNice``: the workers' nice increment, 0..19 (default 4).
+    * ``workerKeepsAgentStates``: bool (default true): a C++ agent's task
+      (built in or from a plugin) goes to the worker that ran its last call
+      without its state when nothing but the engine changed it since; false
+      sends every state whole. Python agents always travel whole.
     * ``batchModelCalls``: bool (default true), as every runner.
 
     Start methods: ``"spawn"`` starts a fresh interpreter that imports the

@@ -270,6 +270,11 @@ class PyAgent final : public Base, public PythonAgentCalls {
             std::is_same_v<Base, TestAgent>);
   }
 
+  // Each call in a worker starts from the main process's object (PAMS's
+  // runner drops what the class does not list as synced), and the orders a
+  // call returned travel back with its state.
+  bool replicas_may_keep_state() const override { return false; }
+
   void submit_orders(Markets markets, std::vector<Action>* orders) override {
     if (!cls_->submit_orders) {
       CallBaseSubmitOrders(markets, orders);
