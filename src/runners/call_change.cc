@@ -29,10 +29,11 @@ void BeginCall(const Agent& agent, CallStart* start) {
   agent.save_state(w);
 }
 
-void WriteCallChange(const Agent& agent, const CallStart& start, std::string* scratch,
+void WriteCallChange(const Agent& agent, const CallStart& start, CallBuffers* buffers,
                      StateWriter& out) {
-  scratch->clear();
-  StateWriter w(scratch);
+  std::string& change = buffers->change;
+  change.clear();
+  StateWriter w(&change);
   const Random& prng = agent.prng();
   if (prng.resets() == start.mark.resets) {
     w.write<uint8_t>(kStepped);
@@ -44,21 +45,14 @@ void WriteCallChange(const Agent& agent, const CallStart& start, std::string* sc
     w.write<uint8_t>(kWhole);
     w.write(prng.getstate());
   }
-  // The subclass state, only if it changed (length-prefixed, after a 1).
-  const size_t at = scratch->size();
-  w.write<uint8_t>(1);
-  w.write<uint64_t>(0);
-  const size_t begin = scratch->size();
-  agent.save_state(w);
-  const size_t n = scratch->size() - begin;
-  if (agent.replicas_may_keep_state() && std::string_view(*scratch).substr(begin) == start.extra) {
-    scratch->resize(at);
-    w.write<uint8_t>(0);
-  } else {
-    const uint64_t size = n;
-    scratch->replace(at + 1, sizeof size, reinterpret_cast<const char*>(&size), sizeof size);
-  }
-  out.write_string(*scratch);
+  // The subclass state, only if it changed (after a 1).
+  buffers->extra.clear();
+  StateWriter e(&buffers->extra);
+  agent.save_state(e);
+  const bool changed = !agent.replicas_may_keep_state() || buffers->extra != start.extra;
+  w.write<uint8_t>(changed ? 1 : 0);
+  if (changed) w.write_string(buffers->extra);
+  out.write_string(change);
 }
 
 std::string_view ReadCallChange(StateReader& in) { return in.read_string_view(); }

@@ -42,11 +42,16 @@ struct CallStart {
 // Fills *start for `agent` (reusing its buffer).
 void BeginCall(const Agent& agent, CallStart* start);
 
+// Buffers WriteCallChange reuses.
+struct CallBuffers {
+  std::string change;
+  std::string extra;
+};
+
 // Writes (as one string) how the call that began at `start` changed
 // `agent`: its subclass state only if it changed, or always for an agent
 // whose replicas may not keep its state (Agent::replicas_may_keep_state).
-// `scratch` is a buffer to reuse.
-void WriteCallChange(const Agent& agent, const CallStart& start, std::string* scratch,
+void WriteCallChange(const Agent& agent, const CallStart& start, CallBuffers* buffers,
                      StateWriter& out);
 
 // Reads what WriteCallChange wrote: the change's bytes, in place.

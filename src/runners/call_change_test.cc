@@ -59,9 +59,10 @@ class CallChangeTest : public ::testing::Test {
     CallStart start;
     BeginCall(Caller(), &start);
     Caller().Work(words, reseed, count);
-    std::string scratch, message;
+    CallBuffers buffers;
+    std::string message;
     StateWriter w(&message);
-    WriteCallChange(Caller(), start, &scratch, w);
+    WriteCallChange(Caller(), start, &buffers, w);
     StateReader r(message);
     const std::string_view change = ReadCallChange(r);
     EXPECT_TRUE(r.at_end());

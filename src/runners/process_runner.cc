@@ -695,35 +695,11 @@ class MultiProcessAgentParallelRunner::Workers {
     return w.progress->get();
   }
 
-  // A message from a worker with a running task that has arrived, without
-  // waiting: the worker's index, or SIZE_MAX if none has.
-  size_t PollAny(MessageType* type, std::string* payload, Channel::Status* status) {
-    std::vector<pollfd> fds;
-    std::vector<size_t> index;
-    for (size_t i = 0; i < workers_.size(); ++i) {
-      if (workers_[i].tasks.empty()) continue;
-      if (workers_[i].channel.has_buffered()) {
-        *status = workers_[i].channel.Receive(type, payload, 0, stop_);
-        return i;
-      }
-      fds.push_back(pollfd{workers_[i].channel.fd(), POLLIN, 0});
-      index.push_back(i);
-    }
-    if (fds.empty() || poll(fds.data(), fds.size(), 0) <= 0) return SIZE_MAX;
-    for (size_t k = 0; k < fds.size(); ++k) {
-      if (fds[k].revents != 0) {
-        *status = workers_[index[k]].channel.Receive(type, payload, 0, stop_);
-        return index[k];
-      }
-    }
-    return SIZE_MAX;
-  }
-
   // Waits for a message from any worker with a running task. Returns the
-  // worker's index, or throws SimulationError via `fail` for a worker that
-  // failed.
+  // worker's index, its message read (or the failure in *status). With
+  // `wait` false, only a message that has arrived is read: SIZE_MAX if none.
   size_t WaitAny(double timeout, MessageType* type, std::string* payload,
-                 Channel::Status* status) {
+                 Channel::Status* status, bool wait = true) {
     std::vector<pollfd> fds;
     std::vector<size_t> index;
     for (size_t i = 0; i < workers_.size(); ++i) {
@@ -738,9 +714,10 @@ class MultiProcessAgentParallelRunner::Workers {
         return i;
       }
     }
+    if (!wait && index.empty()) return SIZE_MAX;
     const double deadline = timeout > 0 ? MonotonicSeconds() + timeout : 0;
     for (;;) {
-      if (stop_ && stop_()) {
+      if (wait && stop_ && stop_()) {
         *status = Channel::Status::kInterrupted;
         return index.front();
       }
@@ -753,7 +730,8 @@ class MultiProcessAgentParallelRunner::Workers {
         }
         wait_ms = static_cast<int>(std::min(left, Channel::kPollSeconds) * 1000) + 1;
       }
-      const int r = poll(fds.data(), fds.size(), wait_ms);
+      const int r = poll(fds.data(), fds.size(), wait ? wait_ms : 0);
+      if (!wait && r <= 0) return SIZE_MAX;
       if (r < 0 && errno != EINTR) {
         *status = Channel::Status::kError;
         return index.front();
@@ -1064,6 +1042,10 @@ struct __attribute__((visibility("hidden"))) MultiProcessAgentParallelRunner::Di
   std::string scratch;
 
  private:
+  // Whether a worker's replica may keep `agent` between its calls.
+  bool MayKeep(const Agent& agent) const {
+    return runner->keep_agent_states_ && agent.replicas_may_keep_state();
+  }
   void Send(size_t w);
   // Records that agent `id`'s call ran on worker w (its replica is as the
   // agent now), with subclass state *state (taken).
@@ -1497,7 +1479,8 @@ void MultiProcessAgentParallelRunner::RunWithWorkers(std::span<Agent* const> age
   for (;;) {
     size_t w;
     while (d.running > 0 &&
-           (w = workers_->PollAny(&type, &d.payload, &status)) != SIZE_MAX) {
+           (w = workers_->WaitAny(worker_timeout_, &type, &d.payload, &status,
+                                  /*wait=*/false)) != SIZE_MAX) {
       if (status != Channel::Status::kOk) d.Fail(w, status);
       d.Receive(w, type, d.payload);
       d.TopUp(w);
@@ -1597,7 +1580,6 @@ void MultiProcessAgentParallelRunner::Dispatch::Send(size_t w) {
   StateWriter out(&payload);
   out.write_string(runner->journal_->since(worker.synced));
   out.write(static_cast<uint32_t>(chunk.size()));
-  const bool may_keep = runner->keep_agent_states_;
   for (size_t i : chunk) {
     // No state when w's replica has the agent as it is, else whole.
     const Agent& agent = *agents[i];
@@ -1607,7 +1589,7 @@ void MultiProcessAgentParallelRunner::Dispatch::Send(size_t w) {
     task.state = TaskHeader::kWholeState;
     std::string& state = sent_extra[i];
     state.clear();
-    if (may_keep && agent.replicas_may_keep_state()) {
+    if (MayKeep(agent)) {
       StateWriter e(&state);
       agent.save_state(e);
       if (holder[id] == static_cast<int>(w) && MarkOf(agent) == mark[id] && state == extra[id]) {
@@ -1714,12 +1696,11 @@ void MultiProcessAgentParallelRunner::Dispatch::EndRound(bool succeeded) {
     for (size_t i : *remote) holder[agents[i]->agent_id()] = -1;
     return;
   }
-  const bool may_keep = runner->keep_agent_states_;
   for (size_t i : *remote) {
     if (ran_on[i] < 0) continue;
     bool extra_changed = false;
     ApplyCallChange(changes[i], agents[i], &extra_changed, &scratch);
-    if (may_keep && agents[i]->replicas_may_keep_state()) {
+    if (MayKeep(*agents[i])) {
       Held(agents[i]->agent_id(), ran_on[i], *agents[i],
            extra_changed ? &scratch : &sent_extra[i]);
     }

@@ -226,7 +226,7 @@ class ChunkRunner {
       // not be used.
       if (!result_.error.empty()) break;
       WriteActions(result_.actions, w);
-      WriteCallChange(agent, call_start_, &change_, w);
+      WriteCallChange(agent, call_start_, &buffers_, w);
     }
     if (progress_ != nullptr) progress_->set(-1);
     header.seconds = MonotonicSeconds() - start;
@@ -256,7 +256,7 @@ class ChunkRunner {
   WorkerProgress* progress_;
   AgentTaskResult result_;
   CallStart call_start_;
-  std::string change_;
+  CallBuffers buffers_;
 };
 
 // Serves the tasks of one run on `runner`'s replica until the main process
